@@ -1,0 +1,78 @@
+"""Chunking with llama-index's sentence-aware splitter, sized in the embedding model's own word pieces."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from llama_index.core.node_parser import SentenceSplitter
+
+from ingest.embedding import Tokenizer
+from ingest.hashing import chunk_hash, normalise_text
+from ingest.types import Chunk, LoadedDocument
+
+
+@lru_cache(maxsize=4)
+def _splitter(tokenizer: Tokenizer, chunk_size: int, chunk_overlap: int) -> SentenceSplitter:
+    # Counting word pieces (not tiktoken tokens) keeps every chunk inside the model's 256-piece window.
+    return SentenceSplitter(
+        chunk_size=chunk_size,
+        chunk_overlap=chunk_overlap,
+        tokenizer=lambda text: tokenizer.encode(text, add_special_tokens=False),
+    )
+
+
+def split_text(text: str, tokenizer: Tokenizer, chunk_size: int = 200, chunk_overlap: int = 30) -> list[str]:
+    """The chunk texts of a document, in order."""
+    if not text.strip():
+        return []
+    return [c for c in _splitter(tokenizer, chunk_size, chunk_overlap).split_text(text) if c.strip()]
+
+
+def locate(text: str, piece: str, start: int) -> tuple[int, int]:
+    """Character span of `piece` in `text` at or after `start`; falls back to a whitespace-insensitive match."""
+    at = text.find(piece, start)
+    if at < 0:
+        at = text.find(piece)
+    if at >= 0:
+        return at, at + len(piece)
+    # The splitter may rejoin whitespace differently: walk both strings ignoring whitespace.
+    target = normalise_text(piece).replace(" ", "")
+    squeezed, positions = [], []
+    for i, ch in enumerate(text):
+        if not ch.isspace():
+            squeezed.append(ch)
+            positions.append(i)
+    at = "".join(squeezed).find(target)
+    if at < 0 or not target:
+        return start, start
+    return positions[at], positions[at + len(target) - 1] + 1
+
+
+def chunk_document(
+    doc: LoadedDocument, doc_id: str, tokenizer: Tokenizer, chunk_size: int = 200, chunk_overlap: int = 30
+) -> list[Chunk]:
+    """Chunks of one document with hashes and character offsets; repeated identical chunks are kept once."""
+    chunks: list[Chunk] = []
+    seen: set[str] = set()
+    cursor = 0
+    for piece in split_text(doc.text, tokenizer, chunk_size, chunk_overlap):
+        start, end = locate(doc.text, piece, cursor)
+        cursor = start + 1
+        h = chunk_hash(piece)
+        if h in seen:
+            continue
+        seen.add(h)
+        chunks.append(
+            Chunk(
+                hash=h,
+                text=piece,
+                document_id=doc_id,
+                index=len(chunks),
+                start_char=start,
+                end_char=end,
+                path=doc.path,
+                title=doc.title,
+                doc_date=doc.doc_date,
+            )
+        )
+    return chunks

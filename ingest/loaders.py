@@ -1,0 +1,327 @@
+"""Read one file into a LoadedDocument: text, title, digest, MIME type and the document's date.
+
+Every failure is a LoaderError with a one-line reason a user can act on; no parser exception or
+traceback escapes, so one bad file never stops a batch.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+import warnings
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+from xml.etree import ElementTree
+
+from ingest.dates import resolve_document_date
+from ingest.hashing import bytes_digest
+from ingest.types import LoadedDocument
+from ledger.errors import LoaderError
+
+MIME_TYPES: dict[str, str] = {
+    ".txt": "text/plain",
+    ".md": "text/markdown",
+    ".markdown": "text/markdown",
+    ".pdf": "application/pdf",
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+}
+SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(MIME_TYPES)
+DEFAULT_MAX_BYTES = 50 * 2**20
+MAX_TITLE_CHARS = 120
+
+# pypdf logs a warning for every recoverable oddity of a PDF (bad xref offsets, odd fonts); on a real
+# collection that floods the terminal with lines the user cannot act on. Real failures still raise.
+logging.getLogger("pypdf").setLevel(logging.ERROR)
+
+_BLANK_LINES = re.compile(r"\n{3,}")
+_INLINE_SPACE = re.compile(r"[ \t\f\v\u00a0]+")
+_MD_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
+_MD_SETEXT = re.compile(r"^(\S[^\n]*)\n(?:=+|-+)[ \t]*$", re.MULTILINE)
+_FRONT_MATTER_TITLE = re.compile(r"\A---\n(?:.*\n)*?title:[ \t]*[\"']?(.+?)[\"']?[ \t]*\n(?:.*\n)*?---\n")
+_JUNK_TITLES = re.compile(r"^(?:untitled.*|document\d*|microsoft word - .*|\s*)$", re.IGNORECASE)
+
+
+# ---------------------------------------------------------------------------------------------- text
+
+
+def _one_line(exc: BaseException, limit: int = 160) -> str:
+    """A parser's exception as one short line, for a reason a user reads."""
+    message = " ".join(str(exc).split()) or type(exc).__name__
+    return message if len(message) <= limit else message[: limit - 1] + "…"
+
+
+def _clean(text: str) -> str:
+    """Unix line endings, no trailing spaces, at most one blank line in a row."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    lines = [_INLINE_SPACE.sub(" ", line).strip() for line in text.split("\n")]
+    return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
+
+
+def _shorten_title(title: str) -> str:
+    """Collapse whitespace and cut at a word boundary to MAX_TITLE_CHARS."""
+    title = " ".join(title.split())
+    if len(title) <= MAX_TITLE_CHARS:
+        return title
+    cut = title[: MAX_TITLE_CHARS - 1].rsplit(" ", 1)[0]
+    return cut + "…"
+
+
+def _usable_title(candidate: str | None) -> str | None:
+    """The candidate, tidied, unless it is empty or a placeholder such as "Untitled"."""
+    if not candidate:
+        return None
+    candidate = re.sub(r"[*_`]+", "", candidate).strip(" #\t")
+    if _JUNK_TITLES.match(candidate):
+        return None
+    return _shorten_title(candidate)
+
+
+def _first_line(text: str) -> str | None:
+    return next((line.strip() for line in text.split("\n") if line.strip()), None)
+
+
+def _decode_utf8(path: Path, data: bytes) -> str:
+    """UTF-8 with or without a BOM; anything else is refused with the offending byte and offset."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise LoaderError(path, "not UTF-8 text (UTF-16 byte-order mark; save the file as UTF-8)")
+    bom = b"\xef\xbb\xbf"
+    skip = len(bom) if data.startswith(bom) else 0
+    if b"\x00" in data:
+        raise LoaderError(path, "binary content, not text")
+    try:
+        return data[skip:].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        offset = exc.start + skip
+        raise LoaderError(path, f"not UTF-8 text (byte 0x{data[offset]:02x} at offset {offset})") from None
+
+
+def _load_text(path: Path, data: bytes) -> tuple[str, str | None]:
+    text = _clean(_decode_utf8(path, data))
+    return text, _first_line(text)
+
+
+def _load_markdown(path: Path, data: bytes) -> tuple[str, str | None]:
+    text = _clean(_decode_utf8(path, data))
+    for pattern in (_FRONT_MATTER_TITLE, _MD_HEADING, _MD_SETEXT):
+        match = pattern.search(text)
+        if match and _usable_title(match.group(1)):
+            return text, match.group(1)
+    return text, _first_line(text)
+
+
+# ----------------------------------------------------------------------------------------------- pdf
+
+
+def _load_pdf(path: Path, data: bytes) -> tuple[str, str | None]:
+    from pypdf import PdfReader
+    from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
+
+    # pypdf raises a zoo of exception types on damaged files (PdfReadError, ValueError, KeyError,
+    # struct errors...): all of them mean the same thing to the user.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            reader = PdfReader(io.BytesIO(data), strict=False)
+            if reader.is_encrypted:
+                try:
+                    # Many PDFs are "encrypted" with an empty password only to restrict printing.
+                    if not reader.decrypt(""):
+                        raise LoaderError(path, "not a readable PDF: encrypted with a password")
+                except (FileNotDecryptedError, NotImplementedError):
+                    raise LoaderError(path, "not a readable PDF: encrypted with a password") from None
+                except DependencyError:
+                    raise LoaderError(
+                        path, "not a readable PDF: encrypted (AES needs the 'cryptography' package)"
+                    ) from None
+            pages = [page.extract_text() or "" for page in reader.pages]
+            metadata_title = reader.metadata.title if reader.metadata else None
+        except LoaderError:
+            raise
+        except (PdfReadError, Exception) as exc:  # noqa: BLE001 - see the comment above
+            raise LoaderError(path, f"not a readable PDF: {_one_line(exc)}") from None
+    text = _clean("\n\n".join(pages))
+    if not text:
+        raise LoaderError(path, "no text could be extracted (the PDF may be scanned images)")
+    return text, _usable_title(str(metadata_title) if metadata_title else None) or _first_line(text)
+
+
+# ---------------------------------------------------------------------------------------------- html
+
+_DROP_TAGS = ["script", "style", "nav", "noscript", "template", "svg", "iframe", "head"]
+_PARAGRAPH_TAGS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "dl", "pre", "blockquote"}
+_LINE_TAGS = {
+    "div", "section", "article", "main", "header", "footer", "aside", "li", "tr", "dt", "dd",
+    "figure", "figcaption", "address", "caption", "form", "fieldset", "details", "summary", "hr",
+}  # fmt: skip
+
+
+def _load_html(path: Path, data: bytes) -> tuple[str, str | None]:
+    from bs4 import BeautifulSoup, Comment, NavigableString
+
+    try:
+        # html.parser, not lxml: same result on every machine and no optional dependency.
+        soup = BeautifulSoup(data, "html.parser")
+    except Exception as exc:  # noqa: BLE001 - any parser failure is "not readable HTML"
+        raise LoaderError(path, f"not readable HTML: {_one_line(exc)}") from None
+    title = soup.title.get_text(" ", strip=True) if soup.title else None
+    if not _usable_title(title):
+        h1 = soup.find("h1")
+        title = h1.get_text(" ", strip=True) if h1 else None
+    for node in soup.find_all(string=lambda s: isinstance(s, Comment)):
+        node.extract()
+    for tag in soup.find_all(_DROP_TAGS):
+        tag.decompose()
+    # Source formatting whitespace means nothing in HTML (except in <pre>); the structure is in tags.
+    for node in soup.find_all(string=True):
+        if isinstance(node, NavigableString) and not node.find_parent("pre"):
+            node.replace_with(re.sub(r"\s+", " ", str(node)))
+    for row in soup.find_all("tr"):
+        cells = [cell.get_text(" ", strip=True) for cell in row.find_all(["td", "th"])]
+        row.replace_with("\n" + " | ".join(cell for cell in cells if cell) + "\n")
+    for br in soup.find_all("br"):
+        br.replace_with("\n")
+    for tag in soup.find_all(True):
+        if tag.name in _PARAGRAPH_TAGS or tag.name in _LINE_TAGS:
+            gap = "\n\n" if tag.name in _PARAGRAPH_TAGS else "\n"
+            if tag.name == "li":
+                tag.insert(0, "- ")
+            tag.insert_before(gap)
+            tag.insert_after(gap)
+    text = _clean(soup.get_text())
+    return text, title or _first_line(text)
+
+
+# ---------------------------------------------------------------------------------------------- docx
+
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_DC_TITLE = "{http://purl.org/dc/elements/1.1/}title"
+# A zip bomb inflates a small .docx into gigabytes of XML; no real document body comes near this.
+_MAX_DOCX_XML_BYTES = 200 * 2**20
+
+
+def _docx_paragraph(paragraph: ElementTree.Element) -> str:
+    parts: list[str] = []
+    for node in paragraph.iter():
+        if node.tag == _W + "t" and node.text:
+            parts.append(node.text)
+        elif node.tag == _W + "tab":
+            parts.append("\t")
+        elif node.tag in (_W + "br", _W + "cr"):
+            parts.append("\n")
+    return "".join(parts)
+
+
+def _docx_blocks(body: ElementTree.Element) -> list[str]:
+    """Paragraphs in order; a table row becomes one line with cells separated by " | "."""
+    blocks: list[str] = []
+    for child in body:
+        if child.tag == _W + "p":
+            blocks.append(_docx_paragraph(child))
+        elif child.tag == _W + "tbl":
+            for row in child.iter(_W + "tr"):
+                cells = [
+                    " ".join(_docx_paragraph(p) for p in cell.iter(_W + "p")).strip() for cell in row.iter(_W + "tc")
+                ]
+                blocks.append(" | ".join(cell for cell in cells if cell))
+        elif child.tag == _W + "sdt":  # content controls wrap ordinary paragraphs
+            content = child.find(_W + "sdtContent")
+            if content is not None:
+                blocks.extend(_docx_blocks(content))
+    return blocks
+
+
+def _load_docx(path: Path, data: bytes) -> tuple[str, str | None]:
+    if data.startswith(b"\xd0\xcf\x11\xe0"):
+        raise LoaderError(path, "not a valid .docx (password-protected, or an old .doc file renamed)")
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, ValueError):
+        raise LoaderError(path, "not a valid .docx (not a zip archive)") from None
+    with archive:
+        names = set(archive.namelist())
+        if "word/document.xml" not in names:
+            raise LoaderError(path, "not a valid .docx (no word/document.xml inside)")
+        if archive.getinfo("word/document.xml").file_size > _MAX_DOCX_XML_BYTES:
+            raise LoaderError(path, "not a valid .docx (document body is implausibly large)")
+        try:
+            root = ElementTree.fromstring(archive.read("word/document.xml"))
+            core = ElementTree.fromstring(archive.read("docProps/core.xml")) if "docProps/core.xml" in names else None
+        except (ElementTree.ParseError, zipfile.BadZipFile, OSError, RuntimeError, EOFError) as exc:
+            raise LoaderError(path, f"not a valid .docx ({_one_line(exc)})") from None
+    body = root.find(_W + "body")
+    text = _clean("\n\n".join(_docx_blocks(body))) if body is not None else ""
+    core_title = core.findtext(_DC_TITLE) if core is not None else None
+    return text, _usable_title(core_title) or _first_line(text)
+
+
+# ---------------------------------------------------------------------------------------------- main
+
+_EXTRACTORS: dict[str, Callable[[Path, bytes], tuple[str, str | None]]] = {
+    ".txt": _load_text,
+    ".md": _load_markdown,
+    ".markdown": _load_markdown,
+    ".pdf": _load_pdf,
+    ".html": _load_html,
+    ".htm": _load_html,
+    ".docx": _load_docx,
+}
+
+
+def _read_bytes(path: Path, max_bytes: int) -> tuple[bytes, float]:
+    """The file's bytes and mtime, with every OS failure turned into a one-line reason."""
+    try:
+        stat = path.stat()
+        if path.is_dir():
+            raise LoaderError(path, "is a directory, not a file")
+        if stat.st_size > max_bytes:
+            raise LoaderError(path, f"file too large ({_size(stat.st_size)}; the limit is {_size(max_bytes)})")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise LoaderError(path, "file not found") from None
+    except PermissionError:
+        raise LoaderError(path, "permission denied") from None
+    except IsADirectoryError:
+        raise LoaderError(path, "is a directory, not a file") from None
+    except OSError as exc:
+        raise LoaderError(path, f"could not be read ({exc.strerror or _one_line(exc)})") from None
+    # The file may have grown between stat() and read().
+    if len(data) > max_bytes:
+        raise LoaderError(path, f"file too large ({_size(len(data))}; the limit is {_size(max_bytes)})")
+    return data, stat.st_mtime
+
+
+def _size(n: int) -> str:
+    if n >= 2**20:
+        return f"{n / 2**20:.1f} MiB"
+    if n >= 2**10:
+        return f"{n / 2**10:.1f} KiB"
+    return f"{n} bytes"
+
+
+def load_file(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> LoadedDocument:
+    """Load one supported file; raises LoaderError with a one-line reason when it cannot."""
+    path = Path(path)
+    extension = path.suffix.lower()
+    if extension not in SUPPORTED_EXTENSIONS:
+        shown = f"'{extension}'" if extension else "(no extension)"
+        raise LoaderError(path, f"unsupported file type {shown}; supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))}")
+    data, mtime = _read_bytes(path, max_bytes)
+    if not data:
+        raise LoaderError(path, "file is empty")
+    text, title = _EXTRACTORS[extension](path, data)
+    if not text:
+        raise LoaderError(path, "no text could be extracted")
+    doc_date, date_source = resolve_document_date(text, mtime)
+    return LoadedDocument(
+        path=str(path.resolve()),
+        title=_usable_title(title) or path.stem,
+        text=text,
+        sha256=bytes_digest(data),
+        mime_type=MIME_TYPES[extension],
+        doc_date=doc_date,
+        date_source=date_source,
+    )

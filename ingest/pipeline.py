@@ -1,0 +1,190 @@
+"""Batch ingestion: files → chunks → embeddings → Chroma, with the registry kept in step.
+
+Write order makes an interrupted run harmless: a document's new chunks go into Chroma first (ids are
+deterministic, so a re-run upserts rather than duplicates), then its registry row is replaced in one
+transaction, then its stale chunks are deleted. Every run ends with a sweep that deletes vectors no
+registry row references, so after any run the registry and Chroma agree, even after a SIGKILL.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from ingest.chunking import chunk_document
+from ingest.embedding import Embedder
+from ingest.hashing import bytes_digest, document_id, vector_id
+from ingest.loaders import load_file
+from ingest.registry import Registry
+from ingest.types import Chunk, DocumentInfo, FailedFile, IngestReport, LoadedDocument
+from ingest.vectorstore import VectorStore
+from ledger.database import open_engine
+from ledger.errors import LoaderError
+from ledger.settings import Settings, load_settings
+
+
+class IngestProgress(Protocol):
+    """What the pipeline reports while it works; the CLI draws it, tests may record it."""
+
+    def files_found(self, total: int) -> None: ...
+    def file_read(self, path: Path) -> None: ...
+    def chunks_queued(self, count: int) -> None: ...
+    def chunks_embedded(self, count: int) -> None: ...
+
+
+@dataclass
+class _Pending:
+    """Documents read and chunked, waiting for one shared embedding call."""
+
+    items: list[tuple[LoadedDocument, str, list[Chunk], bool]] = field(default_factory=list)
+
+    @property
+    def chunk_count(self) -> int:
+        return sum(len(chunks) for _, _, chunks, _ in self.items)
+
+
+def discover(paths: Iterable[Path], extensions: list[str]) -> tuple[list[Path], list[FailedFile]]:
+    """Files to ingest under `paths` (sorted, unique) and the paths that cannot be walked."""
+    wanted = {e.lower() for e in extensions}
+    files: dict[str, Path] = {}
+    failed: list[FailedFile] = []
+    for root in paths:
+        if not root.exists():
+            failed.append(FailedFile(path=str(root), error="no such file or directory"))
+        elif root.is_file():
+            if root.suffix.lower() in wanted:
+                files.setdefault(str(root.resolve()), root.resolve())
+            else:
+                failed.append(FailedFile(path=str(root), error=f"unsupported file type {root.suffix or '(none)'!r}"))
+        else:
+            _walk(root, wanted, files, failed)
+    return sorted(files.values()), failed
+
+
+def _walk(root: Path, wanted: set[str], files: dict[str, Path], failed: list[FailedFile]) -> None:
+    seen_dirs: set[tuple[int, int]] = set()
+
+    def on_error(err: OSError) -> None:
+        failed.append(FailedFile(path=str(err.filename), error=err.strerror or str(err)))
+
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=True, onerror=on_error):
+        st = os.stat(dirpath)
+        if (st.st_dev, st.st_ino) in seen_dirs:
+            failed.append(FailedFile(path=dirpath, error="directory symlink loop (already visited), skipped"))
+            dirnames[:] = []
+            continue
+        seen_dirs.add((st.st_dev, st.st_ino))
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            if name.startswith(".") or path.suffix.lower() not in wanted:
+                continue
+            if not path.exists():
+                failed.append(FailedFile(path=str(path), error="broken symlink"))
+                continue
+            files.setdefault(str(path.resolve()), path.resolve())
+
+
+class Ingestor:
+    """Ingests files into one workspace; the model loads only if something needs embedding."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        workspace: str | None = None,
+        embedder: Embedder | None = None,
+        store: VectorStore | None = None,
+        registry: Registry | None = None,
+    ) -> None:
+        self.settings = settings or load_settings()
+        self.workspace = workspace or self.settings.workspace
+        self.embedder = embedder or Embedder(self.settings.embedding)
+        self.store = store or VectorStore(self.settings, self.workspace)
+        self.registry = registry or Registry(open_engine(self.settings), self.workspace)
+
+    def run(self, paths: list[Path], prune: bool = False, progress: IngestProgress | None = None) -> IngestReport:
+        """Ingest `paths` (files and folders); one bad file never stops the batch."""
+        started = time.perf_counter()
+        report = IngestReport()
+        files, report.failed = discover(paths, self.settings.ingest.extensions)
+        if progress:
+            progress.files_found(len(files))
+        known = self.registry.by_id()
+        pending = _Pending()
+        for path in files:
+            self._read(path, known, pending, report)
+            if progress:
+                progress.file_read(path)
+            if pending.chunk_count >= self.settings.ingest.embed_buffer:
+                self._flush(pending, known, report, progress)
+        self._flush(pending, known, report, progress)
+        if prune:
+            report.documents_pruned = self._prune(known)
+        self.sweep()
+        report.seconds = round(time.perf_counter() - started, 3)
+        return report
+
+    def _read(self, path: Path, known: dict[str, DocumentInfo], pending: _Pending, report: IngestReport) -> None:
+        doc_id = document_id(self.workspace, str(path))
+        previous = known.get(doc_id)
+        try:
+            data = path.read_bytes()
+            if previous and previous.sha256 == bytes_digest(data):
+                report.documents_unchanged += 1
+                return
+            doc = load_file(path, max_bytes=int(self.settings.ingest.max_file_mb * 2**20))
+            chunks = chunk_document(
+                doc, doc_id, self.embedder.tokenizer, self.settings.ingest.chunk_size, self.settings.ingest.chunk_overlap
+            )
+            if not chunks:
+                raise LoaderError(path, "no text could be extracted")
+        except LoaderError as exc:
+            report.failed.append(FailedFile(path=str(path), error=exc.reason))
+            return
+        except OSError as exc:
+            report.failed.append(FailedFile(path=str(path), error=exc.strerror or str(exc)))
+            return
+        pending.items.append((doc, doc_id, chunks, previous is not None))
+
+    def _flush(
+        self, pending: _Pending, known: dict[str, DocumentInfo], report: IngestReport, progress: IngestProgress | None
+    ) -> None:
+        if not pending.items:
+            return
+        texts = [c.text for _, _, chunks, _ in pending.items for c in chunks]
+        if progress:
+            progress.chunks_queued(len(texts))
+        vectors = self.embedder.encode(texts)
+        offset = 0
+        for doc, doc_id, chunks, is_update in pending.items:
+            own = vectors[offset : offset + len(chunks)]
+            offset += len(chunks)
+            self.store.upsert(chunks, own)  # 1. new vectors in (idempotent ids)
+            self.registry.upsert(doc_id, doc, [c.hash for c in chunks])  # 2. registry switches over
+            if is_update:  # 3. the old version's leftovers go
+                new_ids = {vector_id(doc_id, c.hash) for c in chunks}
+                stale = [vector_id(doc_id, h) for h in known[doc_id].chunk_hashes]
+                self.store.delete([i for i in stale if i not in new_ids])
+                report.documents_updated += 1
+            else:
+                report.documents_added += 1
+            report.chunks_added += len(chunks)
+            if progress:
+                progress.chunks_embedded(len(chunks))
+        pending.items.clear()
+
+    def _prune(self, known: dict[str, DocumentInfo]) -> int:
+        gone = [doc for doc in known.values() if not Path(doc.path).exists()]
+        self.registry.delete([doc.id for doc in gone])  # registry first; the sweep removes the vectors
+        return len(gone)
+
+    def sweep(self) -> int:
+        """Delete vectors that no registry row references; returns how many went."""
+        referenced = {vector_id(doc.id, h) for doc in self.registry.all() for h in doc.chunk_hashes}
+        orphans = sorted(self.store.ids() - referenced)
+        self.store.delete(orphans)
+        return len(orphans)

@@ -1,0 +1,180 @@
+"""Chroma: the only module that imports chromadb. One cosine collection per workspace."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+import chromadb
+import numpy as np
+from chromadb.config import Settings as ChromaSettings
+
+from ingest.hashing import vector_id
+from ingest.types import Chunk
+from ledger.errors import ConfigError, StoreError
+from ledger.settings import Settings
+
+_NAME_OK = re.compile(r"[^a-zA-Z0-9._-]")
+_WRITE_BATCH = 1000
+
+
+@dataclass(frozen=True)
+class ScoredChunk:
+    """A chunk returned by a search, with its cosine similarity to the query."""
+
+    chunk: Chunk
+    similarity: float
+
+
+def collection_name(workspace: str) -> str:
+    """Chroma collection name for a workspace (3–512 chars of [a-zA-Z0-9._-], alphanumeric at both ends)."""
+    cleaned = _NAME_OK.sub("_", workspace.strip())
+    name = f"evidence_{cleaned}"[:500].rstrip("._-")
+    if not cleaned or not name[-1].isalnum():
+        raise ConfigError(f"workspace name {workspace!r} cannot be used: use letters, digits, '.', '_' or '-'")
+    return name
+
+
+def _client(settings: Settings) -> Any:
+    chroma_settings = ChromaSettings(anonymized_telemetry=False)
+    try:
+        if settings.chroma_url:
+            match = re.match(r"^(https?)://([^:/]+)(?::(\d+))?/?$", settings.chroma_url)
+            if not match:
+                raise ConfigError(f"EVIDENCE_CHROMA_URL must look like http://host:port, not {settings.chroma_url!r}")
+            scheme, host, port = match.groups()
+            return chromadb.HttpClient(
+                host=host, port=int(port or 8000), ssl=scheme == "https", settings=chroma_settings
+            )
+        settings.chroma_path.mkdir(parents=True, exist_ok=True)
+        return chromadb.PersistentClient(path=str(settings.chroma_path), settings=chroma_settings)
+    except ConfigError:
+        raise
+    except Exception as exc:
+        where = settings.chroma_url or settings.chroma_path
+        raise StoreError(f"cannot open Chroma at {where}: {exc}") from exc
+
+
+class VectorStore:
+    """The chunks of one workspace in Chroma, with their embeddings and metadata."""
+
+    def __init__(self, settings: Settings, workspace: str) -> None:
+        self.workspace = workspace
+        self._client = _client(settings)
+        try:
+            self._collection = self._client.get_or_create_collection(
+                collection_name(workspace),
+                configuration={"hnsw": {"space": "cosine"}},
+                embedding_function=None,
+            )
+        except Exception as exc:
+            raise StoreError(f"cannot open the Chroma collection of workspace {workspace!r}: {exc}") from exc
+
+    def count(self) -> int:
+        """Number of chunks stored."""
+        return int(self._collection.count())
+
+    def ids(self) -> set[str]:
+        """Every vector id in the collection."""
+        ids: set[str] = set()
+        offset = 0
+        while True:
+            page = self._collection.get(include=[], limit=5000, offset=offset)
+            ids.update(page["ids"])
+            if len(page["ids"]) < 5000:
+                return ids
+            offset += 5000
+
+    def upsert(self, chunks: list[Chunk], embeddings: np.ndarray) -> None:
+        """Write chunks with their embeddings; ids are deterministic, so writing twice changes nothing."""
+        for start in range(0, len(chunks), _WRITE_BATCH):
+            part = chunks[start : start + _WRITE_BATCH]
+            self._collection.upsert(
+                ids=[vector_id(c.document_id, c.hash) for c in part],
+                embeddings=embeddings[start : start + _WRITE_BATCH],
+                documents=[c.text for c in part],
+                metadatas=[_metadata(c) for c in part],
+            )
+
+    def delete(self, ids: list[str]) -> None:
+        """Remove vectors by id."""
+        for start in range(0, len(ids), _WRITE_BATCH):
+            self._collection.delete(ids=ids[start : start + _WRITE_BATCH])
+
+    def get_by_hashes(self, hashes: list[str]) -> dict[str, Chunk]:
+        """Chunks by hash (a hash shared by several documents returns one of them)."""
+        if not hashes:
+            return {}
+        found = self._collection.get(where={"chunk_hash": {"$in": sorted(set(hashes))}}, include=["documents", "metadatas"])
+        chunks = [_chunk(text, meta) for text, meta in zip(found["documents"], found["metadatas"], strict=True)]
+        return {c.hash: c for c in sorted(chunks, key=lambda c: (c.path, c.index), reverse=True)}
+
+    def all_chunks(self) -> list[Chunk]:
+        """Every chunk of the workspace, in document order."""
+        chunks: list[Chunk] = []
+        offset = 0
+        while True:
+            page = self._collection.get(include=["documents", "metadatas"], limit=5000, offset=offset)
+            chunks.extend(_chunk(t, m) for t, m in zip(page["documents"], page["metadatas"], strict=True))
+            if len(page["ids"]) < 5000:
+                break
+            offset += 5000
+        return sorted(chunks, key=lambda c: (c.path, c.index))
+
+    def search(self, embedding: np.ndarray, k: int, hashes: list[str] | None = None) -> list[ScoredChunk]:
+        """The k chunks nearest to `embedding` (optionally only among `hashes`), most similar first."""
+        n = self.count()
+        if n == 0:
+            return []
+        where = {"chunk_hash": {"$in": hashes}} if hashes else None
+        result = self._collection.query(
+            query_embeddings=[np.asarray(embedding, dtype=np.float32)],
+            n_results=min(k, n),
+            where=where,
+            include=["documents", "metadatas", "distances"],
+        )
+        return [
+            ScoredChunk(_chunk(text, meta), 1.0 - float(dist))
+            for text, meta, dist in zip(
+                result["documents"][0], result["metadatas"][0], result["distances"][0], strict=True
+            )
+        ]
+
+    def embeddings_for(self, chunks: list[Chunk]) -> np.ndarray:
+        """Stored embeddings of the given chunks, in the same order."""
+        ids = [vector_id(c.document_id, c.hash) for c in chunks]
+        got = self._collection.get(ids=ids, include=["embeddings"])
+        by_id = dict(zip(got["ids"], got["embeddings"], strict=True))
+        return np.asarray([by_id[i] for i in ids], dtype=np.float32)
+
+
+def _metadata(chunk: Chunk) -> dict[str, str | int]:
+    meta: dict[str, str | int] = {
+        "chunk_hash": chunk.hash,
+        "document_id": chunk.document_id,
+        "chunk_index": chunk.index,
+        "start_char": chunk.start_char,
+        "end_char": chunk.end_char,
+        "path": chunk.path,
+        "title": chunk.title,
+    }
+    if chunk.doc_date:
+        meta["doc_date"] = chunk.doc_date.isoformat()
+    return meta
+
+
+def _chunk(text: str, meta: Any) -> Chunk:
+    doc_date = meta.get("doc_date")
+    return Chunk(
+        hash=meta["chunk_hash"],
+        text=text,
+        document_id=meta["document_id"],
+        index=int(meta["chunk_index"]),
+        start_char=int(meta["start_char"]),
+        end_char=int(meta["end_char"]),
+        path=meta.get("path", ""),
+        title=meta.get("title", ""),
+        doc_date=date.fromisoformat(doc_date) if doc_date else None,
+    )

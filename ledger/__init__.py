@@ -1,0 +1,1 @@
+"""Evidence Ledger: judge, writer, revision loop, audit trail and the `evidence` CLI."""

@@ -1,0 +1,73 @@
+"""The `evidence` command line. Printing and exit codes live here and in the UI only."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import traceback
+
+import typer
+
+from ledger.cli import ingest_commands
+from ledger.cli.console import err_console
+from ledger.errors import EvidenceError
+
+app = typer.Typer(
+    name="evidence",
+    help=(
+        "Evidence Ledger: answers questions from your documents and proves every sentence.\n\n"
+        "Examples:\n\n"
+        "  evidence ingest sample_docs            # index a folder\n\n"
+        "  evidence docs                          # what is indexed\n\n"
+        "Data lives under $EVIDENCE_HOME (default ./.evidence)."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+ingest_commands.register(app)
+
+
+def main() -> None:
+    """Console-script entry point: run the app, turning every error into one readable line."""
+    _quiet_libraries()
+    try:
+        app()
+    except EvidenceError as exc:
+        err_console.print(f"[bold red]error:[/] {exc}", highlight=False)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        err_console.print("interrupted", style="yellow")
+        sys.exit(130)
+    except Exception as exc:  # a bug: say so plainly, keep the traceback out of the user's way
+        if os.environ.get("EVIDENCE_DEBUG"):
+            raise
+        log_path = _write_crash_log()
+        err_console.print(
+            f"[bold red]internal error:[/] {exc.__class__.__name__}: {exc}\n"
+            f"details were written to {log_path}; set EVIDENCE_DEBUG=1 to see them here.",
+            highlight=False,
+        )
+        sys.exit(3)
+
+
+def _quiet_libraries() -> None:
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    for noisy in ("chromadb", "httpx", "httpx2", "sentence_transformers", "transformers", "pypdf"):
+        logging.getLogger(noisy).setLevel(logging.ERROR)
+
+
+def _write_crash_log() -> str:
+    home = os.environ.get("EVIDENCE_HOME", ".evidence")
+    try:
+        os.makedirs(home, exist_ok=True)
+        path = os.path.join(home, "crash.log")
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(traceback.format_exc() + "\n")
+        return path
+    except OSError:
+        return "(nowhere: the data directory is not writable)"

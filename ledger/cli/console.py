@@ -1,0 +1,8 @@
+"""The two consoles every command prints to."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+console = Console(soft_wrap=True)
+err_console = Console(stderr=True, soft_wrap=True)

@@ -1,0 +1,135 @@
+"""`evidence ingest` and `evidence docs`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ledger.cli.console import console, err_console
+
+WorkspaceOpt = Annotated[str | None, typer.Option("--workspace", "-w", help="Workspace (default: $EVIDENCE_WORKSPACE or 'default').")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+
+
+class _BarProgress:
+    """Rich progress bars for files read and chunks embedded."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.files = progress.add_task("files", total=None)
+        self.chunks = progress.add_task("chunks embedded", total=0)
+
+    def files_found(self, total: int) -> None:
+        self.progress.update(self.files, total=total)
+
+    def file_read(self, path: Path) -> None:
+        self.progress.update(self.files, advance=1, description=f"files ({path.name[:40]})")
+
+    def chunks_queued(self, count: int) -> None:
+        task = self.progress.tasks[self.chunks]
+        self.progress.update(self.chunks, total=(task.total or 0) + count)
+
+    def chunks_embedded(self, count: int) -> None:
+        self.progress.update(self.chunks, advance=count)
+
+
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Files and folders to ingest.", show_default=False)],
+    workspace: WorkspaceOpt = None,
+    prune: Annotated[bool, typer.Option("--prune", help="Drop documents whose files are gone.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Index documents (txt, md, pdf, html, docx) so questions can be answered from them.
+
+    Unchanged files are skipped, changed files replace their chunks, and a file that cannot be read
+    is reported without stopping the rest. Exit code 0 when every file went in, 1 when some failed.
+
+    Examples:
+
+      evidence ingest sample_docs
+
+      evidence ingest ~/policies report.pdf --workspace legal --json
+
+      evidence ingest ~/policies --prune
+    """
+    from ingest.pipeline import Ingestor
+    from ledger.settings import load_settings
+
+    settings = load_settings()
+    ingestor = Ingestor(settings, workspace)
+    show_bars = not as_json and err_console.is_terminal
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=err_console, disable=not show_bars, transient=True,
+    ) as bars:
+        report = ingestor.run(paths, prune=prune, progress=_BarProgress(bars))
+    if as_json:
+        data = report.model_dump(mode="json")
+        if not prune:
+            data.pop("documents_pruned")
+        console.print_json(json.dumps(data)) if console.is_terminal else print(json.dumps(data))
+    else:
+        console.print(
+            f"[bold]{ingestor.workspace}[/]: {report.documents_added} added, {report.documents_updated} updated, "
+            f"{report.documents_unchanged} unchanged"
+            + (f", {report.documents_pruned} pruned" if prune else "")
+            + f"; {report.chunks_added} chunks written in {report.seconds:.1f}s",
+            highlight=False,
+        )
+        for failure in report.failed:
+            err_console.print(f"[red]failed[/] {failure.path}: {failure.error}", highlight=False)
+    raise typer.Exit(1 if report.failed else 0)
+
+
+def docs(workspace: WorkspaceOpt = None, as_json: JsonOpt = False) -> None:
+    """List the documents of a workspace.
+
+    Examples:
+
+      evidence docs
+
+      evidence docs --workspace legal --json
+    """
+    from ingest.registry import Registry
+    from ledger.database import open_engine
+    from ledger.settings import load_settings
+
+    settings = load_settings()
+    registry = Registry(open_engine(settings), workspace or settings.workspace)
+    documents = registry.all()
+    if as_json:
+        rows = [
+            {"path": d.path, "title": d.title, "date": d.date.isoformat() if d.date else None,
+             "date_source": d.date_source, "chunks": d.chunks, "ingested_at": d.ingested_at.isoformat()}
+            for d in documents
+        ]
+        print(json.dumps(rows, indent=2))
+        return
+    if not documents:
+        console.print(f"No documents in workspace [bold]{registry.workspace}[/]. Add some with: evidence ingest PATH")
+        return
+    table = Table(title=f"{len(documents)} documents in {registry.workspace}")
+    for col in ("title", "path", "date", "chunks", "ingested"):
+        table.add_column(col)
+    for d in documents:
+        date = f"{d.date.isoformat()} ({d.date_source})" if d.date else "unknown"
+        table.add_row(d.title, _short(d.path), date, str(d.chunks), d.ingested_at.strftime("%Y-%m-%d %H:%M"))
+    console.print(table)
+
+
+def _short(path: str) -> str:
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the app."""
+    app.command()(ingest)
+    app.command()(docs)

