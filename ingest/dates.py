@@ -8,7 +8,7 @@ date that happens to appear in the body.
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 from dateutil import parser as date_parser
 
@@ -153,6 +153,6 @@ def resolve_document_date(text: str, mtime: float | None) -> tuple[date | None, 
         return None, "none"
     try:
         # UTC so that the same file gets the same date on every machine and in CI.
-        return datetime.fromtimestamp(mtime, tz=timezone.utc).date(), "mtime"
+        return datetime.fromtimestamp(mtime, tz=UTC).date(), "mtime"
     except (OverflowError, OSError, ValueError):
         return None, "none"

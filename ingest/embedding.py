@@ -60,7 +60,8 @@ def _load_tokenizer(model: str) -> Tokenizer:
     from transformers import AutoTokenizer
 
     try:
-        tok: Tokenizer = AutoTokenizer.from_pretrained(path)
+        # Only counts word pieces for chunking: whole documents are measured, so lift the 512 warning limit.
+        tok: Tokenizer = AutoTokenizer.from_pretrained(path, model_max_length=10**9)
     except Exception as exc:
         raise ModelError(f"cannot load tokenizer of {model!r}: {exc.__class__.__name__}: {exc}") from exc
     return tok

@@ -66,8 +66,10 @@ def _shorten_title(title: str) -> str:
     title = " ".join(title.split())
     if len(title) <= MAX_TITLE_CHARS:
         return title
-    cut = title[: MAX_TITLE_CHARS - 1].rsplit(" ", 1)[0]
-    return cut + "…"
+    window = title[: MAX_TITLE_CHARS - 1]
+    # Keep the last word only when the window happens to end exactly at its end.
+    cut = window if title[MAX_TITLE_CHARS - 1] == " " else window.rsplit(" ", 1)[0]
+    return cut.rstrip() + "…"
 
 
 def _usable_title(candidate: str | None) -> str | None:
@@ -117,8 +119,11 @@ def _load_markdown(path: Path, data: bytes) -> tuple[str, str | None]:
 
 
 def _load_pdf(path: Path, data: bytes) -> tuple[str, str | None]:
+    # PDF readers accept junk before the header, but not a file that has none at all.
+    if b"%PDF-" not in data[:1024]:
+        raise LoaderError(path, "not a readable PDF: no PDF header, the content is something else")
     from pypdf import PdfReader
-    from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError
+    from pypdf.errors import DependencyError, FileNotDecryptedError
 
     # pypdf raises a zoo of exception types on damaged files (PdfReadError, ValueError, KeyError,
     # struct errors...): all of them mean the same thing to the user.
@@ -141,8 +146,8 @@ def _load_pdf(path: Path, data: bytes) -> tuple[str, str | None]:
             metadata_title = reader.metadata.title if reader.metadata else None
         except LoaderError:
             raise
-        except (PdfReadError, Exception) as exc:  # noqa: BLE001 - see the comment above
-            raise LoaderError(path, f"not a readable PDF: {_one_line(exc)}") from None
+        except Exception as exc:  # see the comment above
+            raise LoaderError(path, f"not a readable PDF: damaged or truncated ({_one_line(exc)})") from None
     text = _clean("\n\n".join(pages))
     if not text:
         raise LoaderError(path, "no text could be extracted (the PDF may be scanned images)")
@@ -151,33 +156,36 @@ def _load_pdf(path: Path, data: bytes) -> tuple[str, str | None]:
 
 # ---------------------------------------------------------------------------------------------- html
 
-_DROP_TAGS = ["script", "style", "nav", "noscript", "template", "svg", "iframe", "head"]
+_DROP_TAGS = ["script", "style", "nav", "noscript", "template", "svg", "iframe", "head", "title"]
 _PARAGRAPH_TAGS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "dl", "pre", "blockquote"}
 _LINE_TAGS = {
     "div", "section", "article", "main", "header", "footer", "aside", "li", "tr", "dt", "dd",
     "figure", "figcaption", "address", "caption", "form", "fieldset", "details", "summary", "hr",
 }  # fmt: skip
+_PARAGRAPH_MARK = "\x01"
+_PARAGRAPH_GAP = f"\n{_PARAGRAPH_MARK}\n"
+_NEWLINE_RUN = re.compile(r"\n[\s\x01]*\n")
 
 
 def _load_html(path: Path, data: bytes) -> tuple[str, str | None]:
-    from bs4 import BeautifulSoup, Comment, NavigableString
+    from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction
 
     try:
         # html.parser, not lxml: same result on every machine and no optional dependency.
         soup = BeautifulSoup(data, "html.parser")
-    except Exception as exc:  # noqa: BLE001 - any parser failure is "not readable HTML"
+    except Exception as exc:  # any parser failure means the same thing to the user
         raise LoaderError(path, f"not readable HTML: {_one_line(exc)}") from None
     title = soup.title.get_text(" ", strip=True) if soup.title else None
     if not _usable_title(title):
         h1 = soup.find("h1")
         title = h1.get_text(" ", strip=True) if h1 else None
-    for node in soup.find_all(string=lambda s: isinstance(s, Comment)):
+    for node in soup.find_all(string=lambda s: isinstance(s, (Comment, Declaration, Doctype, ProcessingInstruction))):
         node.extract()
     for tag in soup.find_all(_DROP_TAGS):
         tag.decompose()
     # Source formatting whitespace means nothing in HTML (except in <pre>); the structure is in tags.
     for node in soup.find_all(string=True):
-        if isinstance(node, NavigableString) and not node.find_parent("pre"):
+        if type(node) is NavigableString and not node.find_parent("pre"):
             node.replace_with(re.sub(r"\s+", " ", str(node)))
     for row in soup.find_all("tr"):
         cells = [cell.get_text(" ", strip=True) for cell in row.find_all(["td", "th"])]
@@ -185,13 +193,16 @@ def _load_html(path: Path, data: bytes) -> tuple[str, str | None]:
     for br in soup.find_all("br"):
         br.replace_with("\n")
     for tag in soup.find_all(True):
+        if tag.name == "li":
+            tag.insert(0, "- ")
         if tag.name in _PARAGRAPH_TAGS or tag.name in _LINE_TAGS:
-            gap = "\n\n" if tag.name in _PARAGRAPH_TAGS else "\n"
-            if tag.name == "li":
-                tag.insert(0, "- ")
+            gap = _PARAGRAPH_GAP if tag.name in _PARAGRAPH_TAGS else "\n"
             tag.insert_before(gap)
             tag.insert_after(gap)
-    text = _clean(soup.get_text())
+    # Neighbouring block tags each add their own newline: a run of newlines is one line break,
+    # or one blank line when a paragraph-level tag took part in it.
+    text = _NEWLINE_RUN.sub(lambda m: "\n\n" if _PARAGRAPH_MARK in m.group() else "\n", soup.get_text())
+    text = _clean(text.replace(_PARAGRAPH_MARK, ""))
     return text, title or _first_line(text)
 
 
@@ -204,7 +215,11 @@ _MAX_DOCX_XML_BYTES = 200 * 2**20
 
 
 def _docx_paragraph(paragraph: ElementTree.Element) -> str:
-    parts: list[str] = []
+    style = paragraph.find(f"{_W}pPr/{_W}pStyle")
+    style_name = style.get(f"{_W}val", "") if style is not None else ""
+    # List items carry numbering directly or through a list style such as "ListBullet".
+    numbered = paragraph.find(f"{_W}pPr/{_W}numPr") is not None or style_name.startswith("List")
+    parts: list[str] = ["- "] if numbered else []
     for node in paragraph.iter():
         if node.tag == _W + "t" and node.text:
             parts.append(node.text)
@@ -222,11 +237,13 @@ def _docx_blocks(body: ElementTree.Element) -> list[str]:
         if child.tag == _W + "p":
             blocks.append(_docx_paragraph(child))
         elif child.tag == _W + "tbl":
+            rows: list[str] = []
             for row in child.iter(_W + "tr"):
                 cells = [
                     " ".join(_docx_paragraph(p) for p in cell.iter(_W + "p")).strip() for cell in row.iter(_W + "tc")
                 ]
-                blocks.append(" | ".join(cell for cell in cells if cell))
+                rows.append(" | ".join(cell for cell in cells if cell))
+            blocks.append("\n".join(rows))
         elif child.tag == _W + "sdt":  # content controls wrap ordinary paragraphs
             content = child.find(_W + "sdtContent")
             if content is not None:

@@ -108,3 +108,118 @@ def _redact(url: str) -> str:
         user = creds.split(":", 1)[0]
         return f"{scheme}://{user}:***@{host}"
     return url
+
+
+@migration(2, "runs_ledger_audit")
+def m002_runs_ledger_audit(conn: Connection) -> None:
+    # AUTOINCREMENT (SQLite) and identity columns (PostgreSQL) never reuse an id after a purge.
+    postgres = conn.dialect.name == "postgresql"
+    serial = "SERIAL PRIMARY KEY" if postgres else "INTEGER PRIMARY KEY AUTOINCREMENT"
+    # Times are instants: PostgreSQL keeps the zone; SQLite stores UTC text (SQLModel writes aware UTC values).
+    stamp = "TIMESTAMPTZ" if postgres else "TIMESTAMP"
+    conn.execute(
+        text(
+            f"""
+            CREATE TABLE runs (
+                session_id VARCHAR(64) PRIMARY KEY,
+                workspace VARCHAR(200) NOT NULL,
+                user_id VARCHAR(200) NOT NULL,
+                mode VARCHAR(20) NOT NULL,
+                question TEXT NOT NULL,
+                answer TEXT NOT NULL,
+                status VARCHAR(10) NOT NULL,
+                error TEXT,
+                backend VARCHAR(50) NOT NULL,
+                started_at {stamp} NOT NULL,
+                recorded_at {stamp} NOT NULL,
+                evidence_coverage DOUBLE PRECISION,
+                unsupported_rate DOUBLE PRECISION,
+                claim_count INTEGER NOT NULL DEFAULT 0,
+                result_json TEXT NOT NULL
+            )
+            """
+        )
+    )
+    conn.execute(text("CREATE INDEX ix_runs_workspace ON runs (workspace)"))
+    conn.execute(text("CREATE INDEX ix_runs_started_at ON runs (started_at)"))
+    conn.execute(
+        text(
+            f"""
+            CREATE TABLE ledger_entries (
+                id {serial},
+                session_id VARCHAR(64) NOT NULL REFERENCES runs (session_id) ON DELETE CASCADE,
+                round INTEGER NOT NULL,
+                position INTEGER NOT NULL,
+                claim_id VARCHAR(64) NOT NULL,
+                claim_text TEXT NOT NULL,
+                claim_type VARCHAR(20) NOT NULL,
+                importance VARCHAR(20) NOT NULL,
+                cited TEXT NOT NULL DEFAULT '[]',
+                verdict VARCHAR(20) NOT NULL,
+                confidence DOUBLE PRECISION NOT NULL,
+                chunk_hash VARCHAR(64),
+                document TEXT,
+                quote TEXT,
+                flags TEXT NOT NULL DEFAULT '[]',
+                notes TEXT NOT NULL DEFAULT '',
+                evidence_json TEXT NOT NULL DEFAULT '[]',
+                UNIQUE (session_id, round, position)
+            )
+            """
+        )
+    )
+    conn.execute(text("CREATE INDEX ix_ledger_entries_session_id ON ledger_entries (session_id)"))
+    conn.execute(
+        text(
+            f"""
+            CREATE TABLE audit_log (
+                id {serial},
+                event VARCHAR(10) NOT NULL,
+                session_id VARCHAR(64) NOT NULL,
+                timestamp {stamp} NOT NULL,
+                recorded_at {stamp} NOT NULL,
+                user_id VARCHAR(200) NOT NULL,
+                workspace_id VARCHAR(200) NOT NULL,
+                query TEXT NOT NULL,
+                mode VARCHAR(20) NOT NULL,
+                backend VARCHAR(50) NOT NULL,
+                status VARCHAR(10) NOT NULL,
+                error TEXT,
+                retrieved_chunk_ids TEXT NOT NULL,
+                revision_history TEXT NOT NULL,
+                final_coverage DOUBLE PRECISION,
+                final_unsupported_rate DOUBLE PRECISION,
+                claim_count INTEGER NOT NULL,
+                verdict_distribution TEXT NOT NULL,
+                risk_flags TEXT NOT NULL,
+                risk_level VARCHAR(20) NOT NULL,
+                warnings TEXT NOT NULL,
+                claim_flags TEXT NOT NULL,
+                total_duration_ms INTEGER NOT NULL,
+                llm_calls INTEGER NOT NULL,
+                token_usage TEXT NOT NULL,
+                result_sha256 VARCHAR(64),
+                details TEXT NOT NULL,
+                prev_hash VARCHAR(64) NOT NULL,
+                row_hash VARCHAR(64) NOT NULL
+            )
+            """
+        )
+    )
+    conn.execute(text("CREATE INDEX ix_audit_log_session_id ON audit_log (session_id)"))
+    conn.execute(text("CREATE INDEX ix_audit_log_workspace_id ON audit_log (workspace_id)"))
+    conn.execute(text("CREATE INDEX ix_audit_log_timestamp ON audit_log (timestamp)"))
+    conn.execute(
+        text(
+            """
+            CREATE TABLE audit_head (
+                id INTEGER PRIMARY KEY,
+                last_id INTEGER NOT NULL DEFAULT 0,
+                last_hash VARCHAR(64) NOT NULL,
+                rows_written INTEGER NOT NULL DEFAULT 0
+            )
+            """
+        )
+    )
+    conn.execute(text("INSERT INTO audit_head (id, last_id, last_hash, rows_written) VALUES (1, 0, :h, 0)"),
+                 {"h": "0" * 64})

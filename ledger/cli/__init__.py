@@ -9,7 +9,7 @@ import traceback
 
 import typer
 
-from ledger.cli import ingest_commands
+from ledger.cli import ingest_commands, judge_commands
 from ledger.cli.console import err_console
 from ledger.errors import EvidenceError
 
@@ -28,6 +28,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 ingest_commands.register(app)
+judge_commands.register(app)
 
 
 def main() -> None:

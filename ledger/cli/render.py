@@ -1,0 +1,96 @@
+"""Human-readable rendering of runs and eval reports for the terminal."""
+
+from __future__ import annotations
+
+import re
+
+from rich.console import Console, Group
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from ledger.types import EvidenceLedger, RunResult
+
+VERDICT_STYLE = {"supported": "green", "weak": "yellow", "contradicted": "bold red", "not_found": "magenta"}
+_CITE = re.compile(r"\s*\[cite:\s*([0-9a-fA-F,\s]+)\]")
+
+
+def numbered_answer(answer: str) -> tuple[str, list[str]]:
+    """The answer with [cite:hash] anchors replaced by [1], [2], ... and the hashes in that order."""
+    order: list[str] = []
+
+    def number(match: re.Match[str]) -> str:
+        marks = []
+        for h in re.split(r"[,\s]+", match.group(1).strip()):
+            if h:
+                if h not in order:
+                    order.append(h)
+                marks.append(f"[{order.index(h) + 1}]")
+        return "".join(marks)
+
+    return _CITE.sub(number, answer), order
+
+
+def ledger_table(ledger: EvidenceLedger, title: str = "Evidence ledger") -> Table:
+    """One row per claim: verdict, confidence, and the quote and document that decided it."""
+    table = Table(title=title, show_lines=True, expand=True)
+    table.add_column("#", no_wrap=True)
+    table.add_column("claim", ratio=3)
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("evidence (deciding quote and document)", ratio=4)
+    for entry in ledger.entries:
+        claim = entry.claim
+        verdict = Text(entry.verdict, style=VERDICT_STYLE[entry.verdict])
+        verdict.append(f"\n{entry.confidence:.2f}", style="dim")
+        lead = entry.evidence[0] if entry.evidence and entry.verdict != "not_found" else None
+        if lead:
+            evidence = Text(f"“{lead.quote}”\n", style="italic")
+            evidence.append(f"— {lead.document} [{lead.chunk_hash}]", style="cyan")
+        else:
+            evidence = Text("no passage states this", style="dim")
+        if entry.flags:
+            evidence.append("\nflags: " + ", ".join(entry.flags), style="yellow")
+        if entry.notes and entry.verdict != "supported":
+            evidence.append("\n" + entry.notes, style="dim")
+        table.add_row(claim.id, Text(f"{claim.text}\n{claim.type} · {claim.importance}"), verdict, evidence)
+    return table
+
+
+def summary_line(ledger: EvidenceLedger) -> str:
+    """Coverage, unsupported rate and verdict counts on one line."""
+    s = ledger.summary
+    counts = ", ".join(f"{v} {k}" for k, v in s.verdicts.items() if v)
+    return (
+        f"coverage {s.evidence_coverage:.0%} · unsupported {s.unsupported_rate:.0%} · "
+        f"{s.total_claims} claims ({counts or 'none'})"
+    )
+
+
+def render_run(console: Console, result: RunResult) -> None:
+    """Print a run: question, answer with numbered sources, ledger, revisions, warnings, risk flags."""
+    text, order = numbered_answer(result.answer)
+    sources = {m.chunk_hash: m for e in result.ledger.entries for m in e.evidence}
+    lines = [Text(text)]
+    if order:
+        lines.append(Text(""))
+        for i, h in enumerate(order, 1):
+            match = sources.get(h)
+            where = f"{match.document}" + (f" ({match.doc_date})" if match and match.doc_date else "") if match else "?"
+            lines.append(Text(f"[{i}] {h} {where}", style="dim"))
+    console.print(Panel(Group(*lines), title=escape(result.question), title_align="left"))
+    console.print(ledger_table(result.ledger))
+    console.print(summary_line(result.ledger), highlight=False)
+    if len(result.revisions) > 1:
+        first = result.revisions[0].ledger.summary.evidence_coverage
+        console.print(
+            f"revisions: {len(result.revisions) - 1} · coverage {first:.0%} → "
+            f"{result.ledger.summary.evidence_coverage:.0%}",
+            highlight=False,
+        )
+    for w in result.warnings:
+        console.print(f"[yellow]warning {w.code}:[/] {escape(w.message)}")
+    for flag in result.risk_flags:
+        style = "red" if flag.severity == "high" else "yellow"
+        console.print(f"[{style}]risk {flag.type} ({flag.severity}):[/] {escape(flag.description)}")
+    console.print(f"[dim]session {result.session_id} · {result.backend} · {result.duration_ms} ms[/]")

@@ -1,0 +1,188 @@
+"""Sentence splitting for answers and evidence: NLTK Punkt without downloaded data, citation-aware.
+
+Markdown structure is decided first (headings, list items and table rows are sentences of their
+own), then Punkt splits paragraphs and list items, then citation anchors that Punkt put at the start
+of the next sentence are moved back to the sentence they follow.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from nltk.tokenize import punkt
+from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer, PunktTrainer
+
+# `[cite:abc123def456]`, `[cite:a][cite:b]` or `[cite:a, b]`. Ids are not forced to 12 hex digits so
+# that a malformed id still reaches the judge and is reported as a phantom citation.
+CITE_RE = re.compile(r"\[cite:\s*([^\[\]]*?)\s*\]", re.IGNORECASE)
+_CITE_IDS_SPLIT = re.compile(r"[\s,;]+")
+_LEADING_CITES = re.compile(r"(?:\s*\[cite:[^\[\]]*\])+", re.IGNORECASE)
+
+# Business-text abbreviations, as Punkt stores them: lowercase, without the final period.
+ABBREVIATIONS = frozenset(
+    {
+        "e.g", "i.e", "etc", "cf", "viz", "al", "vs", "approx", "est", "incl", "excl", "max", "min",
+        "u.s", "u.k", "e.u", "u.n", "a.m", "p.m", "inc", "ltd", "co", "corp", "llc", "plc", "dept",
+        "div", "mgmt", "assn", "bros", "no", "nos", "vol", "p", "pp", "para", "sec", "art", "ch",
+        "fig", "ref", "dr", "mr", "mrs", "ms", "prof", "sr", "jr", "st", "ave", "rd", "blvd", "mt",
+        "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+        "mon", "tue", "wed", "thu", "fri", "sat", "sun", "govt", "intl", "natl", "avg", "qty",
+    }
+)  # fmt: skip
+
+# Abbreviations that never end a sentence: a break Punkt makes right after one is undone.
+# ("Inc.", "etc.", "St." and "No." can end one, so they are not here.)
+_NEVER_FINAL = frozenset({"e.g", "i.e", "cf", "viz", "vs", "approx", "dr", "mr", "mrs", "ms", "prof", "incl", "excl"})
+
+# Words that often start a sentence and are lowercase mid-sentence. Giving Punkt this orthographic
+# evidence lets it break after an abbreviation or an initial ("Acme Inc. The fee...", "Plan B. The
+# fee...") which an untrained model never does.
+_SENTENCE_STARTERS = str.split(
+    "the this that these those a an it its we you they he she there all each every any some in on "
+    "for if when after before during under as to from with however our your their most many only both "
+    "then also please note but because since unless while what how why where who which employees staff"
+)
+
+
+@dataclass
+class _Seg:
+    start: int
+    end: int
+    kind: str  # "text" (Punkt splits it), "item", "heading" or "line" (one sentence each)
+    block: int
+
+
+def _add_house_params(params: PunktParameters) -> PunktParameters:
+    """Add the abbreviations and sentence-start evidence that any tokenizer of ours needs."""
+    params.abbrev_types.update(ABBREVIATIONS)
+    for word in _SENTENCE_STARTERS:
+        params.ortho_context[word] |= punkt._ORTHO_BEG_UC | punkt._ORTHO_MID_LC
+    return params
+
+
+def train_tokenizer(texts: Iterable[str]) -> PunktSentenceTokenizer:
+    """Train Punkt on a corpus (abbreviations, collocations), then add the house abbreviations."""
+    trainer = PunktTrainer()
+    for text in texts:
+        trainer.train(CITE_RE.sub(" ", text), finalize=False)
+    trainer.finalize_training()
+    return PunktSentenceTokenizer(_add_house_params(trainer.get_params()))
+
+
+def default_tokenizer() -> PunktSentenceTokenizer:
+    """An untrained Punkt tokenizer with the house abbreviations (needs no NLTK data)."""
+    return PunktSentenceTokenizer(_add_house_params(PunktParameters()))
+
+
+DEFAULT_TOKENIZER = default_tokenizer()
+
+_HEADING_RE = re.compile(r"[ \t]{0,3}#{1,6}(?=\s|$)")
+# "- ", "* ", "+ ", "• ", "1. ", "2) ", "(a) ", "a) ": the marker is not part of the sentence.
+_BULLET_RE = re.compile(r"[ \t]*(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))[ \t]+(?=\S)")
+_RULE_RE = re.compile(r"[ \t]*(?:[-*_][ \t]*){3,}$")
+_BOLD_LINE_RE = re.compile(r"[ \t]*(\*\*|__)[^*_]+\1:?[ \t]*$")
+_HAS_WORD = re.compile(r"[A-Za-z0-9]")
+
+
+def _segments(text: str) -> list[_Seg]:
+    """Cut text into markdown blocks: paragraphs, list items, headings and single lines."""
+    segs: list[_Seg] = []
+    cur: _Seg | None = None
+    pos = 0
+    for raw in text.splitlines(keepends=True):
+        line_start, pos = pos, pos + len(raw)
+        line = raw.rstrip("\r\n")
+        body_start = line_start + len(line) - len(line.lstrip())
+        line_end = line_start + len(line.rstrip())
+        if not line.strip() or _RULE_RE.match(line):
+            cur = None
+            continue
+        if _HEADING_RE.match(line) or _BOLD_LINE_RE.match(line) or line.lstrip().startswith("|"):
+            segs.append(_Seg(body_start, line_end, "heading" if _HEADING_RE.match(line) else "line", len(segs)))
+            cur = None
+            continue
+        bullet = _BULLET_RE.match(line)
+        if bullet:
+            cur = _Seg(line_start + bullet.end(), line_end, "item", len(segs))
+            segs.append(cur)
+        elif cur is not None and (cur.kind == "text" or line[:1] in " \t"):
+            # Soft-wrapped paragraph, or an indented continuation of a list item.
+            cur.end = line_end
+        else:
+            cur = _Seg(body_start, line_end, "text", len(segs))
+            segs.append(cur)
+        if line.rstrip().endswith(":"):
+            cur = None  # a lead-in line ("Required documents:") ends its block
+    return segs
+
+
+def _punkt_spans(text: str, segs: list[_Seg], tokenizer: PunktSentenceTokenizer) -> list[_Seg]:
+    """Split the prose blocks into sentences with Punkt; other blocks are one sentence each."""
+    out: list[_Seg] = []
+    for seg in segs:
+        if seg.kind == "heading" or seg.kind == "line":
+            out.append(seg)
+            continue
+        block = text[seg.start : seg.end]
+        for a, b in tokenizer.span_tokenize(block):
+            piece = _Seg(seg.start + a, seg.start + b, seg.kind, seg.block)
+            prev = out[-1] if out else None
+            # Punkt may break after "e.g." or "Dr." before a capital; those never end a sentence.
+            if prev is not None and prev.block == seg.block and _ends_never_final(text[prev.start : prev.end]):
+                prev.end = piece.end
+            else:
+                out.append(piece)
+    return out
+
+
+def _ends_never_final(sentence: str) -> bool:
+    last = sentence.rsplit(None, 1)[-1].lower() if sentence.strip() else ""
+    return last.endswith(".") and last[:-1] in _NEVER_FINAL
+
+
+def _attach_citations(text: str, segs: list[_Seg]) -> list[_Seg]:
+    """Move anchors that open a sentence back to the sentence before it ("$150. [cite:x] Next")."""
+    out: list[_Seg] = []
+    for seg in segs:
+        lead = _LEADING_CITES.match(text, seg.start, seg.end)
+        if lead and out and out[-1].kind != "heading":
+            out[-1].end = lead.end()
+            seg.start = lead.end()
+            while seg.start < seg.end and text[seg.start].isspace():
+                seg.start += 1
+        if _HAS_WORD.search(text, seg.start, seg.end):
+            out.append(seg)
+    return out
+
+
+def split_sentences(text: str, tokenizer: PunktSentenceTokenizer | None = None) -> list[tuple[str, int, int]]:
+    """Split text into sentences: (sentence, start, end) with `text[start:end] == sentence`."""
+    segs = _attach_citations(text, _punkt_spans(text, _segments(text), tokenizer or DEFAULT_TOKENIZER))
+    out: list[tuple[str, int, int]] = []
+    for seg in segs:
+        start, end = seg.start, seg.end
+        while start < end and text[start].isspace():
+            start += 1
+        while end > start and text[end - 1].isspace():
+            end -= 1
+        if start < end:
+            out.append((text[start:end], start, end))
+    return out
+
+
+def parse_citations(sentence: str) -> tuple[str, list[str]]:
+    """Strip citation anchors from a sentence: (tidied text, cited hashes in order, deduplicated)."""
+    hashes: list[str] = []
+    for match in CITE_RE.finditer(sentence):
+        for ident in _CITE_IDS_SPLIT.split(match.group(1)):
+            ident = ident.strip().lower()
+            if ident and ident not in hashes:
+                hashes.append(ident)
+    clean = CITE_RE.sub(" ", sentence)
+    clean = re.sub(r"\s+", " ", clean)
+    # Removing "$150 [cite:a]." leaves "$150 ." — pull punctuation back onto the word.
+    clean = re.sub(r"\s+([.,;:!?)\]])", r"\1", clean)
+    clean = re.sub(r"([(\[])\s+", r"\1", clean)
+    return clean.strip(), hashes

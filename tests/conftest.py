@@ -1,0 +1,65 @@
+"""Shared fixtures: no network, an isolated EVIDENCE_HOME per test, one real embedder per session."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ledger.settings import Settings
+
+SAMPLE_DOCS = Path(__file__).resolve().parent.parent / "sample_docs"
+
+
+def _is_loopback(address: object) -> bool:
+    if not isinstance(address, tuple):
+        return True  # unix sockets
+    host = str(address[0])
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@pytest.fixture(autouse=True)
+def _no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail any test that opens a socket to anything but this machine."""
+    real_connect = socket.socket.connect
+
+    def guarded(self: socket.socket, address: object) -> None:
+        if not _is_loopback(address):
+            raise RuntimeError(f"test tried to reach the network: {address!r}")
+        real_connect(self, address)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(socket.socket, "connect", guarded)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("ANONYMIZED_TELEMETRY", "False")
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh EVIDENCE_HOME for one test."""
+    path = tmp_path / "home"
+    monkeypatch.setenv("EVIDENCE_HOME", str(path))
+    for var in ("EVIDENCE_DATABASE_URL", "EVIDENCE_CHROMA_URL", "EVIDENCE_WORKSPACE", "EVIDENCE_CONFIG"):
+        monkeypatch.delenv(var, raising=False)
+    return path
+
+
+@pytest.fixture
+def settings(home: Path) -> Settings:
+    """Settings pointing at the test's own home."""
+    return Settings(home=home)
+
+
+@pytest.fixture(scope="session")
+def embedder() -> Iterator[object]:
+    """The real bundled embedding model, loaded once for the whole session."""
+    from ingest.embedding import Embedder
+
+    yield Embedder()

@@ -1,0 +1,396 @@
+"""Loading files: what a user sees for each format, and the one-line reason for each bad file."""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import zipfile
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pytest
+
+from ingest.hashing import bytes_digest
+from ingest.loaders import SUPPORTED_EXTENSIONS, load_file
+from ledger.errors import LoaderError
+
+SAMPLE_DOCS = Path(__file__).resolve().parents[2] / "sample_docs"
+_W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+
+
+# ------------------------------------------------------------------------------ builders
+
+
+def make_pdf(lines: list[str], title: str | None = None, *, bad_xref: bool = False) -> bytes:
+    """A minimal one-page PDF in Helvetica, written by hand so the tests need no PDF writer."""
+    stream = "BT /F1 12 Tf 72 720 Td 14 TL " + " ".join(f"({line}) Tj T*" for line in lines) + " ET"
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
+        "/Contents 5 0 R >>",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        f"<< /Length {len(stream)} >>\nstream\n{stream}\nendstream",
+        f"<< /Title ({title}) >>" if title else "<< >>",
+    ]
+    out = b"%PDF-1.4\n"
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1")
+    xref_at = len(out) + (7 if bad_xref else 0)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += "".join(f"{offset:010d} 00000 n \n" for offset in offsets).encode()
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R /Info 6 0 R >>\nstartxref\n{xref_at}\n%%EOF\n".encode()
+    return out
+
+
+def make_docx(paragraphs: list[str], title: str | None = None, table: list[list[str]] | None = None) -> bytes:
+    """A minimal .docx (just the parts a reader needs), written by hand so the tests need no python-docx."""
+
+    def para(text: str) -> str:
+        return f"<w:p><w:r><w:t xml:space='preserve'>{text}</w:t></w:r></w:p>"
+
+    body = "".join(para(p) for p in paragraphs)
+    if table:
+        rows = "".join("<w:tr>" + "".join(f"<w:tc>{para(cell)}</w:tc>" for cell in row) + "</w:tr>" for row in table)
+        body += f"<w:tbl>{rows}</w:tbl>"
+    document = (
+        f"<?xml version='1.0' encoding='UTF-8'?><w:document xmlns:w='{_W_NS}'><w:body>{body}</w:body></w:document>"
+    )
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("word/document.xml", document)
+        if title:
+            archive.writestr(
+                "docProps/core.xml",
+                "<cp:coreProperties xmlns:cp='http://schemas.openxmlformats.org/package/2006/metadata/core-properties'"
+                f" xmlns:dc='http://purl.org/dc/elements/1.1/'><dc:title>{title}</dc:title></cp:coreProperties>",
+            )
+    return buffer.getvalue()
+
+
+HTML_PAGE = b"""<!DOCTYPE html>
+<html><head><title>Refund Rules</title><style>p { color: red; }</style>
+<script>var tracking = "SECRET-SCRIPT";</script></head>
+<body><nav><a href="/">Home</a> <a href="/menu">MENU-LINK</a></nav>
+<h1>Refund   rules
+ for customers</h1>
+<p>Issued: May 18, 2026</p>
+<p>Refunds are paid within
+three business days.</p>
+<ul><li>No cash refunds.</li><li>No gift cards.</li></ul>
+<table><tr><th>Amount</th><th>Approver</th></tr><tr><td>Up to $750</td><td>Agent</td></tr></table>
+<!-- HIDDEN-COMMENT -->
+</body></html>"""
+
+
+# ------------------------------------------------------------------------------ formats
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "title", "expected_date", "must_contain"),
+    [
+        (
+            "memo.txt",
+            b"Quarterly memo\r\nEffective date: 2026-03-01\r\n\r\nThe hotel cap is $220 per night.\r\n",
+            "Quarterly memo",
+            date(2026, 3, 1),
+            ["The hotel cap is $220 per night.", "Quarterly memo\nEffective date: 2026-03-01\n\nThe"],
+        ),
+        (
+            "bom.txt",
+            "\ufeffCaf\u00e9 policy\nIssued: 1 March 2026\n".encode(),
+            "Caf\u00e9 policy",
+            date(2026, 3, 1),
+            ["Caf\u00e9 policy\nIssued: 1 March 2026"],
+        ),
+        (
+            "policy.md",
+            b"Intro line\n\n# **Remote** Work Policy\n\n**Effective:** 2026-07-01\n\nUp to 3 days per week.\n",
+            "Remote Work Policy",
+            date(2026, 7, 1),
+            ["Up to 3 days per week."],
+        ),
+        (
+            "notes.markdown",
+            b"---\ntitle: Front Matter Title\n---\nJust notes without a heading.\n",
+            "Front Matter Title",
+            None,
+            ["Just notes without a heading."],
+        ),
+        (
+            "plain.md",
+            b"Plain first line\nno heading anywhere\n",
+            "Plain first line",
+            None,
+            ["no heading anywhere"],
+        ),
+        (
+            "rules.html",
+            HTML_PAGE,
+            "Refund Rules",
+            date(2026, 5, 18),
+            [
+                "Refund rules for customers",
+                "Refunds are paid within three business days.",
+                "- No cash refunds.\n- No gift cards.",
+                "Amount | Approver\nUp to $750 | Agent",
+            ],
+        ),
+        (
+            "heading_only.htm",
+            b"<html><body><h1>Data Retention</h1><p>Date: 2026-05-18</p><p>Keep invoices 10 years.</p></body></html>",
+            "Data Retention",
+            date(2026, 5, 18),
+            ["Data Retention\n\nDate: 2026-05-18\n\nKeep invoices 10 years."],
+        ),
+        (
+            "vendors.docx",
+            make_docx(
+                ["Vendor Onboarding", "Issue date: 12 August 2026", "Three quotes above $25,000."],
+                title="Vendor Onboarding Procedure",
+                table=[["Tier", "Spend"], ["Tier 1", "Above $250,000"]],
+            ),
+            "Vendor Onboarding Procedure",
+            date(2026, 8, 12),
+            ["Issue date: 12 August 2026\n\nThree quotes above $25,000.", "Tier | Spend\nTier 1 | Above $250,000"],
+        ),
+        (
+            "untitled.docx",
+            make_docx(["First paragraph is the title", "Body."]),
+            "First paragraph is the title",
+            None,
+            ["Body."],
+        ),
+        (
+            "report.pdf",
+            make_pdf(["Q3 Report", "Published: 2026-10-20", "Revenue was $48.6 million."], title="Quarterly Report"),
+            "Quarterly Report",
+            date(2026, 10, 20),
+            ["Revenue was $48.6 million.", "Published: 2026-10-20"],
+        ),
+        (
+            "no_meta.pdf",
+            make_pdf(["Board Minutes", "Nothing dated."]),
+            "Board Minutes",
+            None,
+            ["Nothing dated."],
+        ),
+    ],
+)
+def test_each_format_loads_with_title_text_and_date(
+    tmp_path: Path,
+    name: str,
+    content: bytes,
+    title: str,
+    expected_date: date | None,
+    must_contain: list[str],
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    mtime = datetime(2025, 1, 2, 12, tzinfo=UTC).timestamp()
+    os.utime(path, (mtime, mtime))
+
+    doc = load_file(path)
+
+    assert doc.title == title
+    assert doc.path == str(path.resolve())
+    assert doc.sha256 == bytes_digest(content)
+    assert "\r" not in doc.text and "\ufeff" not in doc.text
+    for fragment in must_contain:
+        assert fragment in doc.text
+    if expected_date is None:
+        assert (doc.doc_date, doc.date_source) == (date(2025, 1, 2), "mtime")
+    else:
+        assert doc.doc_date == expected_date
+        assert doc.date_source.startswith("text:")
+
+
+def test_html_drops_scripts_styles_navigation_and_comments(tmp_path: Path) -> None:
+    path = tmp_path / "page.html"
+    path.write_bytes(HTML_PAGE)
+    text = load_file(path).text
+    for hidden in ("SECRET-SCRIPT", "color: red", "MENU-LINK", "HIDDEN-COMMENT", "DOCTYPE", "html"):
+        assert hidden not in text
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "title"),
+    [
+        ("long.txt", ("word " * 60 + "\nbody\n").encode(), "word " * 23 + "word\u2026"),  # cut at a word, <= 120
+        ("board_minutes.txt", b"Untitled\nMinutes of the board.\n", "board_minutes"),  # placeholder: file name
+        ("board_minutes.html", b"<title>Untitled</title><p>Minutes.</p>", "Minutes."),
+    ],
+)
+def test_titles_are_short_and_never_placeholders(tmp_path: Path, name: str, content: bytes, title: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    assert load_file(path).title == title
+
+
+def _encrypted_pdf(text: str, user_password: str) -> bytes:
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(make_pdf([text]))))
+    writer.encrypt(user_password=user_password, owner_password="owner-secret", algorithm="RC4-128")
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue()
+
+
+def test_pdf_encrypted_without_a_user_password_still_loads(tmp_path: Path) -> None:
+    path = tmp_path / "print_restricted.pdf"
+    path.write_bytes(_encrypted_pdf("Locked for printing only", user_password=""))
+    assert "Locked for printing only" in load_file(path).text
+
+
+def test_damaged_but_recoverable_pdf_loads_without_flooding_the_log(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "bad_xref.pdf"
+    path.write_bytes(make_pdf(["Recovered text"], bad_xref=True))
+    with caplog.at_level(logging.WARNING):
+        doc = load_file(path)
+    assert "Recovered text" in doc.text
+    assert [r for r in caplog.records if r.name.startswith("pypdf")] == []
+
+
+# ------------------------------------------------------------------------------ sample corpus
+
+
+@pytest.mark.parametrize(
+    ("name", "title", "doc_date", "figure"),
+    [
+        ("travel_expense_policy_2026.md", "Travel and Expense Policy (2026 edition)", date(2026, 3, 1), "$220 per"),
+        ("travel_expense_policy_2024.txt", "TRAVEL AND EXPENSE POLICY (2024 EDITION)", date(2024, 1, 15), "$180 per"),
+        ("information_security_policy.md", "Information Security Policy", date(2026, 4, 1), "within 4 hours"),
+        ("remote_work_policy.md", "Remote Work Policy", date(2026, 7, 1), "$35 per month"),
+        ("customer_refund_procedure.md", "Customer Refund Procedure", date(2026, 2, 9), "within 48 hours"),
+        ("data_retention_policy.html", "Data Retention Policy | Quillfeather Analytics", date(2026, 5, 18), "400 days"),
+        ("vendor_onboarding_procedure.docx", "Vendor Onboarding Procedure", date(2026, 8, 12), "at least $2 million"),
+        ("q3_2026_quarterly_report.pdf", "Q3 2026 Quarterly Report", date(2026, 10, 20), "$48.6 million"),
+    ],
+)
+def test_sample_documents_load_with_their_titles_dates_and_figures(
+    name: str, title: str, doc_date: date, figure: str
+) -> None:
+    doc = load_file(SAMPLE_DOCS / name)
+    assert (doc.title, doc.doc_date) == (title, doc_date)
+    assert doc.date_source.startswith("text:")
+    assert figure in doc.text
+    assert 400 <= len(doc.text.split()) <= 1200
+
+
+def test_sample_corpus_is_all_loadable_and_has_no_readme() -> None:
+    files = sorted(p.name for p in SAMPLE_DOCS.iterdir() if p.is_file())
+    assert len(files) >= 8 and not any(name.lower().startswith("readme") for name in files)
+    assert {Path(name).suffix for name in files} >= {".md", ".txt", ".html", ".docx", ".pdf"}
+
+
+# ------------------------------------------------------------------------------ bad files
+
+
+def _zip_without_document() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("hello.txt", "not a word document")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "reason"),
+    [
+        ("corrupt.pdf", b"%PDF-1.4\nthis is not really a pdf\n", "not a readable PDF: damaged or truncated ("),
+        ("truncated.pdf", make_pdf(["Cut short"])[:200], "not a readable PDF: damaged or truncated ("),
+        ("fake.pdf", b"Just some text pretending to be a PDF.", "not a readable PDF: no PDF header"),
+        ("blank.pdf", make_pdf([]), "no text could be extracted"),
+        ("random.docx", bytes(range(256)) * 8, "not a valid .docx (not a zip archive)"),
+        ("other.docx", _zip_without_document(), "not a valid .docx (no word/document.xml inside)"),
+        ("legacy.docx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 64, "not a valid .docx (password-protected"),
+        ("empty_body.docx", make_docx([]), "no text could be extracted"),
+        ("empty.txt", b"", "file is empty"),
+        ("empty.pdf", b"", "file is empty"),
+        ("empty.docx", b"", "file is empty"),
+        ("blank.md", b"  \n\n\t\n", "no text could be extracted"),
+        ("latin1.txt", "Caf\u00e9 cr\u00e8me".encode("latin-1"), "not UTF-8 text (byte 0xe9 at offset 3)"),
+        ("latin1_bom.md", b"\xef\xbb\xbf" + "Caf\u00e9".encode("latin-1"), "not UTF-8 text (byte 0xe9 at offset 6)"),
+        ("utf16.txt", "Policy".encode("utf-16"), "not UTF-8 text (UTF-16 byte-order mark"),
+        ("binary.txt", b"MZ\x90\x00\x03\x00\x00\x00text", "binary content, not text"),
+        ("sheet.xlsx", b"whatever", "unsupported file type '.xlsx'; supported: .docx, .htm, .html, .markdown, .md,"),
+        ("Makefile", b"all:\n", "unsupported file type (no extension)"),
+    ],
+)
+def test_bad_files_raise_loader_error_with_a_one_line_reason(
+    tmp_path: Path, name: str, content: bytes, reason: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(LoaderError) as caught:
+        load_file(path)
+    error = caught.value
+    assert error.reason.startswith(reason)
+    assert error.path == str(path)
+    assert "\n" not in error.reason and "Traceback" not in str(error)
+    assert str(error) == f"{path}: {error.reason}"
+
+
+def test_pdf_that_needs_a_password_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "locked.pdf"
+    path.write_bytes(_encrypted_pdf("Secret board minutes", user_password="open-sesame"))
+    with pytest.raises(LoaderError) as caught:
+        load_file(path)
+    assert caught.value.reason == "not a readable PDF: encrypted with a password"
+
+
+def test_file_over_the_size_limit_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "big.txt"
+    path.write_bytes(b"x" * 3000)
+    with pytest.raises(LoaderError) as caught:
+        load_file(path, max_bytes=1024)
+    assert caught.value.reason == "file too large (2.9 KiB; the limit is 1.0 KiB)"
+
+
+@pytest.mark.parametrize(("make", "reason"), [(None, "file not found"), ("dir", "is a directory, not a file")])
+def test_missing_file_and_directory_are_refused(tmp_path: Path, make: str | None, reason: str) -> None:
+    path = tmp_path / "notes.md"
+    if make == "dir":
+        path.mkdir()
+    with pytest.raises(LoaderError) as caught:
+        load_file(path)
+    assert caught.value.reason == reason
+
+
+def test_permission_denied_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "secret.txt"
+    path.write_text("classified", encoding="utf-8")
+
+    def deny(self: Path) -> bytes:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_bytes", deny)
+    with pytest.raises(LoaderError) as caught:
+        load_file(path)
+    assert caught.value.reason == "permission denied"
+
+
+@pytest.mark.parametrize(
+    ("name", "mime"),
+    [
+        ("a.TXT", "text/plain"),
+        ("a.md", "text/markdown"),
+        ("a.markdown", "text/markdown"),
+        ("a.htm", "text/html"),
+        ("a.html", "text/html"),
+        ("a.pdf", "application/pdf"),
+        ("a.docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+    ],
+)
+def test_mime_type_follows_the_extension_in_any_case(tmp_path: Path, name: str, mime: str) -> None:
+    content = {".pdf": make_pdf(["Body"]), ".docx": make_docx(["Body"])}.get(Path(name).suffix, b"<p>Body</p>")
+    path = tmp_path / name
+    path.write_bytes(content)
+    assert load_file(path).mime_type == mime
+    assert Path(name).suffix.lower() in SUPPORTED_EXTENSIONS

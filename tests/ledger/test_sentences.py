@@ -1,0 +1,141 @@
+"""Sentence splitting: abbreviations, citation anchors, markdown blocks, spans."""
+
+import pytest
+
+from ledger.sentences import CITE_RE, parse_citations, split_sentences, train_tokenizer
+
+
+def texts(text: str, tokenizer=None) -> list[str]:
+    return [sentence for sentence, _, _ in split_sentences(text, tokenizer)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", []),
+        ("  \n\n ", []),
+        ("The fee is $150. It is due on arrival.", ["The fee is $150.", "It is due on arrival."]),
+        ("Is it refundable? No! It is not.", ["Is it refundable?", "No!", "It is not."]),
+        # Business abbreviations never end a sentence mid-thought.
+        ("Use a form, e.g. the blue one. Next.", ["Use a form, e.g. the blue one.", "Next."]),
+        ("Staff, i.e. employees, apply. Next.", ["Staff, i.e. employees, apply.", "Next."]),
+        ("The U.S. office opens at 9. Next.", ["The U.S. office opens at 9.", "Next."]),
+        ("Acme Inc. signed it. Next.", ["Acme Inc. signed it.", "Next."]),
+        ("See form No. 5 for details. Next.", ["See form No. 5 for details.", "Next."]),
+        ("It takes approx. 3 days. Next.", ["It takes approx. 3 days.", "Next."]),
+        ("Plan A vs. Plan B is compared. Next.", ["Plan A vs. Plan B is compared.", "Next."]),
+        ("Ask Dr. Smith today. Next.", ["Ask Dr. Smith today.", "Next."]),
+        ("The office on Main St. is closed. Next.", ["The office on Main St. is closed.", "Next."]),
+        ("Forms, e.g. The Green Form, apply.", ["Forms, e.g. The Green Form, apply."]),
+        # ...but an abbreviation or initial can end one when a common sentence starter follows.
+        ("We signed with Acme Inc. The fee is $150.", ["We signed with Acme Inc.", "The fee is $150."]),
+        ("Choose Plan B. The fee is lower.", ["Choose Plan B.", "The fee is lower."]),
+        ("The rate is 3.5% per year. Next.", ["The rate is 3.5% per year.", "Next."]),
+    ],
+)
+def test_splits_prose(text, expected):
+    assert texts(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Fees are $150. [cite:abc123def456] Next sentence.",
+            ["Fees are $150. [cite:abc123def456]", "Next sentence."],
+        ),
+        ("Fees are $150.[cite:abc123def456] Next.", ["Fees are $150.[cite:abc123def456]", "Next."]),
+        ("Fees are $150 [cite:a][cite:b]. Next.", ["Fees are $150 [cite:a][cite:b].", "Next."]),
+        ("Fees are $150. [cite:a] [cite:b] Next.", ["Fees are $150. [cite:a] [cite:b]", "Next."]),
+        ("Fees are $150 [cite:a, b]. Next [cite:c].", ["Fees are $150 [cite:a, b].", "Next [cite:c]."]),
+        ("Fees are $150.\n[cite:abc]\n\nNext.", ["Fees are $150.\n[cite:abc]", "Next."]),
+        ("Fees apply. [cite:a]", ["Fees apply. [cite:a]"]),
+        # A leading anchor with nothing before it stays with its sentence.
+        ("[cite:a] Fees apply.", ["[cite:a] Fees apply."]),
+        # An anchor after a heading belongs to the sentence it precedes, not to the heading.
+        ("# Fees\n[cite:a] Fees apply.", ["# Fees", "[cite:a] Fees apply."]),
+    ],
+)
+def test_anchor_stays_with_the_sentence_it_follows(text, expected):
+    assert texts(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("# Fees\nThe fee is $150.", ["# Fees", "The fee is $150."]),
+        ("## Fees and charges\n\nText here.", ["## Fees and charges", "Text here."]),
+        ("Intro:\n- First item\n- Second item", ["Intro:", "First item", "Second item"]),
+        ("* One. Two.\n+ Three", ["One.", "Two.", "Three"]),
+        ("1. File the form.\n2) Pay the fee.\n(a) Wait.", ["File the form.", "Pay the fee.", "Wait."]),
+        ("- Item that wraps\n  onto a second line.", ["Item that wraps\n  onto a second line."]),
+        ("- An item\nA paragraph line.", ["An item", "A paragraph line."]),
+        ("The fee for a badge is\n$150. Pay online.", ["The fee for a badge is\n$150.", "Pay online."]),
+        ("**Summary**\nThe fee is $150.", ["**Summary**", "The fee is $150."]),
+        ("Text.\n\n---\n\nMore text.", ["Text.", "More text."]),
+        ("| Fee | Amount |\n|-----|--------|\n| Badge | $150 |", ["| Fee | Amount |", "| Badge | $150 |"]),
+        ("The rate -5% applies.", ["The rate -5% applies."]),
+    ],
+)
+def test_markdown_blocks_are_separate_sentences(text, expected):
+    assert texts(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Great question! # Not a heading\n\n# Fees\nThe fee is $150. [cite:abc] Next.\n- A [cite:a]\n 1. B\n",
+        "  Leading spaces. Trailing spaces.   \r\nWindows line. [cite:x]\r\n\r\nDone.",
+        "Fees, e.g. $5. [cite:a, b] Dr. Who said so.\n\n\n* item\n",
+    ],
+)
+def test_spans_slice_back_to_the_sentence(text):
+    sentences = split_sentences(text)
+    assert sentences
+    for sentence, start, end in sentences:
+        assert text[start:end] == sentence
+        assert sentence == sentence.strip()
+    starts = [start for _, start, _ in sentences]
+    assert starts == sorted(starts)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "text", "hashes"),
+    [
+        ("Fees are $150. [cite:abc123def456]", "Fees are $150.", ["abc123def456"]),
+        ("Fees are $150 [cite:a][cite:b].", "Fees are $150.", ["a", "b"]),
+        ("Fees are $150 [cite:a, b; c].", "Fees are $150.", ["a", "b", "c"]),
+        ("Fees [cite:b] are $150 [cite:a][cite:b].", "Fees are $150.", ["b", "a"]),
+        ("Fees are $150 [cite: ABC123DEF456 ].", "Fees are $150.", ["abc123def456"]),
+        ("Fees are $150 [Cite:abc].", "Fees are $150.", ["abc"]),
+        ("Fees (see [cite:a]) apply.", "Fees (see) apply.", ["a"]),
+        ("No anchors  here.", "No anchors here.", []),
+        ("Empty [cite:] anchor.", "Empty anchor.", []),
+        ("[cite:a]", "", ["a"]),
+    ],
+)
+def test_parse_citations(sentence, text, hashes):
+    assert parse_citations(sentence) == (text, hashes)
+
+
+def test_cite_re_finds_each_anchor():
+    assert [m.group(1) for m in CITE_RE.finditer("x [cite:a] y [cite:b, c].")] == ["a", "b, c"]
+
+
+def test_trained_tokenizer_learns_corpus_abbreviations_and_keeps_house_ones():
+    corpus = ["The rule is in cl. 4 of the contract. See cl. 7 for fees. Under cl. 9 the tenant pays. " * 3]
+    tokenizer = train_tokenizer(corpus)
+    text = "Payment is set in cl. 4 of the lease. Use form A, e.g. the blue one. Acme Inc. The fee is due."
+    untrained = texts(text)
+    assert untrained[:2] == ["Payment is set in cl.", "4 of the lease."]
+    assert texts(text, tokenizer) == [
+        "Payment is set in cl. 4 of the lease.",
+        "Use form A, e.g. the blue one.",
+        "Acme Inc.",
+        "The fee is due.",
+    ]
+
+
+def test_trained_tokenizer_ignores_anchors_in_training_text():
+    tokenizer = train_tokenizer(["Fees apply [cite:abc]. More text here. [cite:def] Even more."])
+    assert texts("Fees are $150. [cite:abc] Next.", tokenizer) == ["Fees are $150. [cite:abc]", "Next."]

@@ -1,0 +1,100 @@
+"""Verdict and confidence rules (seed 004 §5) and conflict resolution (§8.2), table-driven."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from ledger.types import EvidenceMatch
+from ledger.verdicts import age_description, confidence, is_outdated, resolve, verdict_for
+
+
+def m(support: str, doc: str = "A", when: date | None = None, sim: float = 0.8) -> EvidenceMatch:
+    return EvidenceMatch(
+        chunk_hash=f"{doc}{support}"[:12],
+        document=doc,
+        path=f"/{doc}",
+        doc_date=when,
+        similarity=sim,
+        support=support,
+        quote="q",
+        match_type="semantic",
+    )  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("support", "sims", "inferred", "expected"),
+    [
+        ("full", [0.8], False, 0.85),
+        ("full", [0.8, 0.8], False, 0.90),
+        ("full", [0.8] * 6, False, 1.0),  # +0.05 × min(5, 3) = +0.15, clamped at 1
+        ("full", [0.9], False, 0.90),  # high-similarity boost
+        ("full", [0.8], True, 0.75),  # inference penalty
+        ("partial", [0.8], False, 0.60),
+        ("partial", [0.9, 0.9], False, 0.70),
+        ("none", [0.9], False, 0.0),
+    ],
+)
+def test_confidence_follows_seed_rules(support: str, sims: list[float], inferred: bool, expected: float) -> None:
+    assert confidence(support, sims, inferred) == pytest.approx(expected)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("support", "conf", "verdict"),
+    [
+        ("full", 0.85, "supported"),
+        ("full", 0.80, "weak"),  # full support needs confidence > 0.8
+        ("full", 0.75, "weak"),
+        ("partial", 0.7, "weak"),
+        ("contradicted", 0.85, "contradicted"),
+        ("none", 0.0, "not_found"),
+    ],
+)
+def test_verdict_decision_tree(support: str, conf: float, verdict: str) -> None:
+    assert verdict_for(support, conf) == verdict  # type: ignore[arg-type]
+
+
+OLD, NEW = date(2024, 1, 15), date(2026, 3, 1)
+
+
+@pytest.mark.parametrize(
+    ("matches", "support", "conflict_doc", "unresolved"),
+    [
+        ([], "none", None, False),
+        ([m("full")], "full", None, False),
+        ([m("partial"), m("full", "B")], "full", None, False),
+        ([m("contradicted")], "contradicted", None, False),
+        # newer document supports, older contradicts: newer prevails, older named
+        ([m("full", "new", NEW), m("contradicted", "old", OLD)], "full", "old", False),
+        # newer contradicts, only the older supports: contradicted, older named
+        ([m("full", "old", OLD), m("contradicted", "new", NEW)], "contradicted", "old", False),
+        # no dates to decide: contradicted, unresolved
+        ([m("full", "A"), m("contradicted", "B")], "contradicted", "A", True),
+        # same document saying both: not a cross-source conflict
+        ([m("full", "A"), m("contradicted", "A")], "contradicted", None, False),
+    ],
+)
+def test_resolve_conflicts_newer_source_prevails(
+    matches: list[EvidenceMatch], support: str, conflict_doc: str | None, unresolved: bool
+) -> None:
+    result = resolve(matches)
+    assert result.support == support
+    assert (result.conflict_with.document if result.conflict_with else None) == conflict_doc
+    assert result.conflict_unresolved is unresolved
+
+
+@pytest.mark.parametrize(
+    ("doc_date", "outdated", "age"),
+    [
+        (date(2025, 11, 20), True, "12 months old"),
+        (date(2025, 11, 22), False, None),
+        (date(2023, 6, 1), True, "3 years old"),
+        (None, False, None),
+    ],
+)
+def test_outdated_sources(doc_date: date | None, outdated: bool, age: str | None) -> None:
+    today = date(2026, 11, 21)
+    assert is_outdated(doc_date, today) is outdated
+    if age:
+        assert age_description(doc_date, today) == age  # type: ignore[arg-type]
