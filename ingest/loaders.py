@@ -288,7 +288,7 @@ _EXTRACTORS: dict[str, Callable[[Path, bytes], tuple[str, str | None]]] = {
 }
 
 
-def _read_bytes(path: Path, max_bytes: int) -> tuple[bytes, float]:
+def read_file(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[bytes, float]:
     """The file's bytes and mtime, with every OS failure turned into a one-line reason."""
     try:
         stat = path.stat()
@@ -322,11 +322,22 @@ def _size(n: int) -> str:
 def load_file(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> LoadedDocument:
     """Load one supported file; raises LoaderError with a one-line reason when it cannot."""
     path = Path(path)
+    _check_extension(path)
+    data, mtime = read_file(path, max_bytes)
+    return parse_file(path, data, mtime)
+
+
+def _check_extension(path: Path) -> str:
     extension = path.suffix.lower()
     if extension not in SUPPORTED_EXTENSIONS:
         shown = f"'{extension}'" if extension else "(no extension)"
         raise LoaderError(path, f"unsupported file type {shown}; supported: {', '.join(sorted(SUPPORTED_EXTENSIONS))}")
-    data, mtime = _read_bytes(path, max_bytes)
+    return extension
+
+
+def parse_file(path: Path, data: bytes, mtime: float | None = None) -> LoadedDocument:
+    """Parse bytes already read from `path` (see read_file) into a document; LoaderError when impossible."""
+    extension = _check_extension(path)
     if not data:
         raise LoaderError(path, "file is empty")
     text, title = _EXTRACTORS[extension](path, data)

@@ -18,7 +18,7 @@ from typing import Protocol
 from ingest.chunking import chunk_document
 from ingest.embedding import Embedder
 from ingest.hashing import bytes_digest, document_id, vector_id
-from ingest.loaders import load_file
+from ingest.loaders import parse_file, read_file
 from ingest.registry import Registry
 from ingest.types import Chunk, DocumentInfo, FailedFile, IngestReport, LoadedDocument
 from ingest.vectorstore import VectorStore
@@ -132,11 +132,11 @@ class Ingestor:
         doc_id = document_id(self.workspace, str(path))
         previous = known.get(doc_id)
         try:
-            data = path.read_bytes()
+            data, mtime = read_file(path, int(self.settings.ingest.max_file_mb * 2**20))
             if previous and previous.sha256 == bytes_digest(data):
                 report.documents_unchanged += 1
                 return
-            doc = load_file(path, max_bytes=int(self.settings.ingest.max_file_mb * 2**20))
+            doc = parse_file(path, data, mtime)
             chunks = chunk_document(
                 doc, doc_id, self.embedder.tokenizer, self.settings.ingest.chunk_size, self.settings.ingest.chunk_overlap
             )

@@ -88,17 +88,17 @@ def row_hash(record: AuditRecord) -> str:
 
 
 def seal(record: AuditRecord, prev_hash: str) -> AuditRecord:
-    """The record chained onto `prev_hash`, with its own hash filled in."""
-    chained = record.model_copy(update={"prev_hash": prev_hash, "row_hash": ""})
+    """The record chained onto `prev_hash`, with its own hash filled in (floats rounded as they will be stored)."""
+    fields = normalise(record.model_dump(mode="json")) | {"prev_hash": prev_hash, "row_hash": ""}
+    chained = AuditRecord.model_validate(fields)
     return chained.model_copy(update={"row_hash": row_hash(chained)})
 
 
 def ledger_rounds(result: RunResult) -> list[tuple[int, EvidenceLedger]]:
     """(round, ledger) for every round of a run, draft first; the final ledger is its own round if it differs."""
     rounds = [(i, attempt.ledger) for i, attempt in enumerate(result.revisions)]
-    if not rounds or rounds[-1][1] != result.ledger:
-        if result.ledger.entries or not rounds:
-            rounds.append((len(rounds), result.ledger))
+    if not rounds or (rounds[-1][1] != result.ledger and result.ledger.entries):
+        rounds.append((len(rounds), result.ledger))
     return rounds
 
 
@@ -207,7 +207,8 @@ def verify_chain(rows: Iterable[Mapping[str, Any] | AuditRecord], head_hash: str
         if isinstance(item, AuditRecord):
             checked += 1
             if row_hash(item) != item.row_hash:
-                return _broken(checked, len(purged), item, "its fields do not match its row_hash (edited after writing)")
+                return _broken(checked, len(purged), item,
+                               "its fields do not match its row_hash (edited after writing)")
         if item.prev_hash != expected_prev:
             return _broken(checked, len(purged), item,
                            "its prev_hash does not match the row before it (a row was removed, added or reordered)")
@@ -295,8 +296,8 @@ def passed(record: AuditRecord, coverage_target: float) -> bool:
 
 def error_category(error: str | None) -> str:
     """The error class named at the start of a failed run's error ('StoreError: ...'), else 'error'."""
-    head = (error or "").split(":", 1)[0].strip()
-    return head if head.isidentifier() else "error"
+    head, colon, _ = (error or "").partition(":")
+    return head.strip() if colon and head.strip().isidentifier() else "error"
 
 
 def _group(runs: Sequence[AuditRecord], coverage_target: float) -> GroupMetrics:

@@ -154,13 +154,15 @@ class AuditMetrics(BaseModel):
 
     coverage_target: float = Field(description="Coverage a run needs to pass.")
     period: Period = Field(description="Grouping of `by_period`: day, week (ISO) or month.")
-    overall: GroupMetrics = Field(default_factory=GroupMetrics)
+    overall: GroupMetrics = Field(description="Every run together.")
     verdict_distribution: dict[str, int] = Field(default_factory=dict, description="Final claims per verdict.")
     risk_flags: dict[str, int] = Field(default_factory=dict, description="Runs' risk flags per type.")
     claim_flags: dict[str, int] = Field(default_factory=dict, description="Final claims per entry flag.")
     warnings: dict[str, int] = Field(default_factory=dict, description="Termination warnings per code.")
     errors: dict[str, int] = Field(default_factory=dict, description="Failed runs per error class.")
     by_workspace: dict[str, GroupMetrics] = Field(default_factory=dict)
-    by_period: dict[str, GroupMetrics] = Field(default_factory=dict, description="Keys like 2025-01-31, 2025-W05, 2025-01.")
+    by_period: dict[str, GroupMetrics] = Field(
+        default_factory=dict, description="Keys like 2025-01-31 (day), 2025-W05 (ISO week), 2025-01 (month)."
+    )
     llm_calls: int = Field(0, description="Model calls over all runs.")
     token_usage: TokenUsage = Field(default_factory=TokenUsage, description="Tokens over all runs.")

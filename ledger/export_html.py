@@ -13,29 +13,44 @@ _CITE = re.compile(r"\[cite:([0-9A-Za-z]{4,64})\]")
 _VERDICT_LABEL = {"supported": "Supported", "weak": "Weak", "contradicted": "Contradicted", "not_found": "Not found"}
 
 CSS = """
-body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#1f2328;margin:0;background:#f6f8fa;line-height:1.5}
+body{font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#1f2328;margin:0;line-height:1.5}
+body{background:#f6f8fa}
 main{max-width:1080px;margin:0 auto;padding:24px 32px;background:#fff;min-height:100vh}
-h1{font-size:24px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
-h3{font-size:15px;margin:16px 0 6px}.question{font-size:17px;color:#424a53;margin:0 0 16px}
-.cards{display:flex;gap:12px;flex-wrap:wrap;margin:12px 0}.card{border:1px solid #d0d7de;border-radius:6px;padding:8px 14px;min-width:120px}
-.card b{display:block;font-size:20px}.card span{font-size:12px;color:#59636e;text-transform:uppercase}
+h1{font-size:24px;margin:0 0 4px}
+h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #d0d7de;padding-bottom:4px}
+h3{font-size:15px;margin:16px 0 6px}
+.question{font-size:17px;color:#424a53;margin:0 0 16px}
+.cards{display:flex;gap:12px;flex-wrap:wrap;margin:12px 0}
+.card{border:1px solid #d0d7de;border-radius:6px;padding:8px 14px;min-width:120px}
+.card b{display:block;font-size:20px}
+.card span{font-size:12px;color:#59636e;text-transform:uppercase}
 .answer{border-left:4px solid #0969da;background:#f6f8fa;padding:12px 16px;white-space:pre-wrap}
-.answer mark{background:none;border-bottom:3px solid;padding:0 1px}
-mark.v-supported{border-color:#1a7f37}mark.v-weak{border-color:#d4a72c}mark.v-contradicted{border-color:#cf222e;background:#ffebe9}
+.answer mark,.legend mark{background:none;border-bottom:3px solid;padding:0 1px}
+mark.v-supported{border-color:#1a7f37}
+mark.v-weak{border-color:#d4a72c}
+mark.v-contradicted{border-color:#cf222e;background:#ffebe9}
 mark.v-not_found{border-color:#bc4c00;background:#fff1e5}
 sup a{text-decoration:none;color:#0969da;font-size:11px}
-table{border-collapse:collapse;width:100%;font-size:14px}th,td{border:1px solid #d0d7de;padding:6px 8px;vertical-align:top;text-align:left}
-th{background:#f6f8fa}.badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;white-space:nowrap}
-.b-supported{background:#dafbe1;color:#116329}.b-weak{background:#fff8c5;color:#7d4e00}.b-contradicted{background:#ffebe9;color:#a40e26}
-.b-not_found{background:#fff1e5;color:#953800}.b-high,.b-critical{background:#ffebe9;color:#a40e26}.b-medium{background:#fff8c5;color:#7d4e00}
-.b-low{background:#ddf4ff;color:#0550ae}.b-failed{background:#ffebe9;color:#a40e26}.b-ok{background:#dafbe1;color:#116329}
-blockquote{margin:4px 0;padding:4px 10px;border-left:3px solid #d0d7de;color:#424a53;background:#f6f8fa;white-space:pre-wrap}
-.src{font-size:12px;color:#59636e}.flag{font-family:ui-monospace,monospace;font-size:12px;background:#eaeef2;border-radius:4px;padding:0 4px}
+table{border-collapse:collapse;width:100%;font-size:14px}
+th,td{border:1px solid #d0d7de;padding:6px 8px;vertical-align:top;text-align:left}
+th{background:#f6f8fa}
+.badge{display:inline-block;padding:1px 8px;border-radius:10px;font-size:12px;font-weight:600;white-space:nowrap}
+.b-supported,.b-ok{background:#dafbe1;color:#116329}
+.b-weak,.b-medium{background:#fff8c5;color:#7d4e00}
+.b-contradicted,.b-high,.b-critical,.b-failed{background:#ffebe9;color:#a40e26}
+.b-not_found{background:#fff1e5;color:#953800}
+.b-low{background:#ddf4ff;color:#0550ae}
+blockquote{margin:4px 0;padding:4px 10px;border-left:3px solid #d0d7de;color:#424a53;background:#f6f8fa}
+blockquote{white-space:pre-wrap}
+.src{font-size:12px;color:#59636e}
+.flag{font-family:ui-monospace,monospace;font-size:12px;background:#eaeef2;border-radius:4px;padding:0 4px}
 .notice{border:1px solid #d4a72c;background:#fff8c5;border-radius:6px;padding:8px 12px;margin:6px 0}
 .risk{border:1px solid #cf222e;background:#ffebe9;border-radius:6px;padding:8px 12px;margin:6px 0}
 .round{border:1px solid #d0d7de;border-radius:6px;padding:8px 14px;margin:10px 0}
 .response{white-space:pre-wrap;background:#f6f8fa;padding:8px 12px;border-radius:4px;font-size:14px}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;font-size:14px}dt{color:#59636e}dd{margin:0}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;font-size:14px}
+dt{color:#59636e}
+dd{margin:0}
 footer{margin-top:32px;border-top:1px solid #d0d7de;padding-top:8px;font-size:12px;color:#59636e}
 code{font-family:ui-monospace,monospace;font-size:12px;word-break:break-all}
 @media print{body{background:#fff}main{padding:0}}
@@ -150,7 +165,7 @@ def _with_cites(fragment: str, sources: dict[str, tuple[int, str, str]]) -> str:
 
 def _legend() -> str:
     items = "".join(f'<mark class="v-{v}">{label}</mark> ' for v, label in _VERDICT_LABEL.items())
-    return f'<p class="src answer" style="background:none;border:none;padding:4px 0">Claims are underlined by verdict: {items}</p>'
+    return f'<p class="src legend">Claims are underlined by verdict: {items}</p>'
 
 
 def _sources_list(sources: dict[str, tuple[int, str, str]]) -> str:
@@ -179,7 +194,8 @@ def _claim_row(entry: LedgerEntry) -> str:
         f"<td>{e(claim.text)}{'<br>' + flags if flags else ''}"
         + (f'<div class="src">{e(entry.notes)}</div>' if entry.notes else "") + "</td>",
         f"<td>{e(claim.type)}<br><span class=\"src\">{e(claim.importance)}</span></td>",
-        f'<td><span class="badge b-{e(entry.verdict)}">{e(_VERDICT_LABEL.get(entry.verdict, entry.verdict))}</span></td>',
+        f'<td><span class="badge b-{e(entry.verdict)}">{e(_VERDICT_LABEL.get(entry.verdict, entry.verdict))}</span>'
+        "</td>",
         f"<td>{entry.confidence:.2f}</td>",
         f"<td>{_evidence(entry)}</td>",
     ]

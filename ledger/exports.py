@@ -70,12 +70,13 @@ def export_run(result: RunResult, record: AuditRecord, fmt: str) -> ExportedRun:
 def export_body(result: RunResult, record: AuditRecord) -> dict[str, Any]:
     """The JSON export without its content_sha256: schema version, the run, its audit row and chain hash."""
     audit_json = audit.hashed_fields(record) | {"id": record.id, "row_hash": record.row_hash}
-    return audit.normalise({
+    # Floats keep full precision here; only the canonical form (for hashing) rounds them.
+    return {
         "schema_version": SCHEMA_VERSION,
         "run": result.model_dump(mode="json"),
         "audit": audit_json,
         "audit_chain_hash": record.row_hash,
-    })
+    }
 
 
 def record_sha256(result: RunResult, record: AuditRecord) -> str:

@@ -66,7 +66,7 @@ _DATE_RE = re.compile(
     r"|(?P<mon>\b(?-i:January|February|March|April|June|July|August|September|October|November|December)\b)",
     re.IGNORECASE,
 )
-_TOKEN_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|[A-Za-z]+(?:['’][a-z]+)?|[$€£¥%/:.\-]|\S")
+_TOKEN_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|[A-Za-z]+(?:['’][a-z]+)?|[$€£¥¢%/:.\-]|\S")
 @dataclass(frozen=True)
 class Quantity:
     """A figure found in text: its kind, normalised value and unit, and where it is."""
@@ -272,6 +272,8 @@ def _classify(
         currency, j = nxt.upper(), j + 1
     elif not currency and nxt in _CURRENCY_WORDS:
         currency, j = _CURRENCY_WORDS[nxt], j + 1
+    elif not currency and nxt in ("cents", "cent", "¢"):
+        currency, value, j = "USD", value / 100, j + 1  # "70 cents per mile" is $0.70 per mile
     if currency:
         if prev in _CURRENCY_SIGNS or prev.lower() in _CURRENCY_CODES:
             start = tokens[i - 1][1]

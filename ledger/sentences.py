@@ -84,6 +84,9 @@ _BULLET_RE = re.compile(r"[ \t]*(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))[ \t
 _RULE_RE = re.compile(r"[ \t]*(?:[-*_][ \t]*){3,}$")
 _BOLD_LINE_RE = re.compile(r"[ \t]*(\*\*|__)[^*_]+\1:?[ \t]*$")
 _HAS_WORD = re.compile(r"[A-Za-z0-9]")
+# Table rows as loaders write them ("cell | cell | cell", with or without outer pipes): one sentence each.
+_TABLE_ROW_RE = re.compile(r"^[ \t]*\|?[^|\n]*\S[ \t]+\|[ \t]+\S")
+_TABLE_RULE_RE = re.compile(r"^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
 
 
 def _segments(text: str) -> list[_Seg]:
@@ -96,10 +99,10 @@ def _segments(text: str) -> list[_Seg]:
         line = raw.rstrip("\r\n")
         body_start = line_start + len(line) - len(line.lstrip())
         line_end = line_start + len(line.rstrip())
-        if not line.strip() or _RULE_RE.match(line):
+        if not line.strip() or _RULE_RE.match(line) or _TABLE_RULE_RE.match(line):
             cur = None
             continue
-        if _HEADING_RE.match(line) or _BOLD_LINE_RE.match(line) or line.lstrip().startswith("|"):
+        if _HEADING_RE.match(line) or _BOLD_LINE_RE.match(line) or line.lstrip().startswith("|") or _TABLE_ROW_RE.match(line):
             segs.append(_Seg(body_start, line_end, "heading" if _HEADING_RE.match(line) else "line", len(segs)))
             cur = None
             continue

@@ -77,7 +77,8 @@ class RunStore:
             if not dry_run:
                 self._lock_head(session)
             workspaces = set(session.exec(select(RunRow.workspace).distinct()).all())
-            workspaces |= set(session.exec(select(AuditRow.workspace_id).where(AuditRow.event == "run").distinct()).all())
+            run_rows = select(AuditRow.workspace_id).where(AuditRow.event == "run").distinct()
+            workspaces |= set(session.exec(run_rows).all())
             removed: list[PurgedRow] = []
             for workspace in sorted(workspaces):
                 days = self.settings.retention_days_for(workspace)
@@ -206,7 +207,7 @@ class _Transaction:
     def __enter__(self) -> Session:
         return self.session
 
-    def __exit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> bool:
+    def __exit__(self, exc_type: Any, exc: BaseException | None, tb: Any) -> None:
         try:
             if exc is None:
                 try:
@@ -214,11 +215,10 @@ class _Transaction:
                 except SQLAlchemyError as commit_exc:
                     self.session.rollback()
                     raise _store_error(self.what, commit_exc) from commit_exc
-                return False
+                return
             self.session.rollback()
             if isinstance(exc, SQLAlchemyError):
                 raise _store_error(self.what, exc) from exc
-            return False
         finally:
             self.session.close()
 

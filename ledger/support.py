@@ -79,8 +79,12 @@ class Thresholds:
 DEFAULT_THRESHOLDS = Thresholds()
 
 
-def features(claim: str, quote: str, similarity: float) -> SupportFeatures:
-    """The rule features of a claim against a quote, given their embedding similarity."""
+def features(claim: str, quote: str, similarity: float, polarity_text: str | None = None) -> SupportFeatures:
+    """The rule features of a claim against a quote, given their embedding similarity.
+
+    `polarity_text` is the part of the quote whose polarity counts (by default all of it): of two neighbouring
+    sentences, a "not" in the one that is about something else must not flip the claim.
+    """
     claim_terms = key_terms(claim)
     swaps = find_swaps(claim, quote)
     swapped = {a.lower() for a, _ in swaps}
@@ -91,7 +95,7 @@ def features(claim: str, quote: str, similarity: float) -> SupportFeatures:
         missing_terms=missing,
         quantities=compare_quantities(extract_quantities(claim), extract_quantities(quote)),
         claim_negated=is_negated(claim),
-        quote_negated=is_negated(quote),
+        quote_negated=is_negated(quote if polarity_text is None else polarity_text),
         swaps=swaps,
     )
 
@@ -143,10 +147,21 @@ def decide_support(f: SupportFeatures, thresholds: Thresholds = DEFAULT_THRESHOL
 
 @dataclass(frozen=True)
 class _Candidate:
+    """A possible quote: one sentence, two neighbours, or a heading (or lead-in line) with a sentence under it."""
+
     text: str
     start: int
     end: int
     sentences: int
+    polarity: str | None  # the text whose polarity counts; None: the member sentence closest to the claim
+
+
+def _is_heading(sentence: str) -> bool:
+    """Headings and lead-in lines give the sentences under them their context ("Items never reimbursed:")."""
+    stripped = sentence.strip().strip("*_").strip()
+    return sentence.startswith("#") or stripped.endswith(":") or (
+        not stripped.endswith((".", "!", "?")) and len(stripped.split()) <= 8
+    )
 
 
 class LocalSupportChecker:
@@ -178,8 +193,18 @@ class LocalSupportChecker:
         if cached is not None:
             return cached
         spans = split_sentences(text) or ([(text.strip(), 0, len(text))] if text.strip() else [])
-        out = [_Candidate(s, a, b, 1) for s, a, b in spans]
-        out += [_Candidate(text[a[1]:b[2]], a[1], b[2], 2) for a, b in zip(spans, spans[1:], strict=False)]
+        out = [_Candidate(s, a, b, 1, s) for s, a, b in spans]
+        heading: tuple[str, int, int] | None = None
+        for i, (sentence, start, end) in enumerate(spans):
+            if i > 0:
+                lead = _is_heading(spans[i - 1][0])
+                out.append(_Candidate(text[spans[i - 1][1]:end], spans[i - 1][1], end, 2, None if not lead else
+                                      text[spans[i - 1][1]:end]))
+                if heading is not None and heading[2] < spans[i - 1][1]:  # a heading further up: quote both
+                    joined = f"{heading[0]} … {sentence}"
+                    out.append(_Candidate(joined, heading[1], end, 2, joined))
+            if _is_heading(sentence):
+                heading = (sentence, start, end)
         if len(self._candidates) > self.max_cache // 10:
             self._candidates.clear()
         self._candidates[text] = out
@@ -216,10 +241,17 @@ class LocalSupportChecker:
         best: tuple[int, int, SupportCheck] | None = None
         for rank, i in enumerate(order):
             cand = candidates[i]
-            support, rule, reason = _decide(features(claim, cand.text, sims[i]), self.thresholds)
+            polarity = cand.polarity or self._closest_sentence(claim_terms, cand.text)
+            support, rule, reason = _decide(features(claim, cand.text, sims[i], polarity), self.thresholds)
             check = SupportCheck(support, cand.text, float(sims[i]), reason, rule, cand.start, cand.end)
             key = (_PRIORITY[support], -rank)
             if best is None or key > best[:2]:
                 best = (*key, check)
         assert best is not None
         return best[2]
+
+    @staticmethod
+    def _closest_sentence(claim_terms: tuple[str, ...], text: str) -> str:
+        """The sentence of a multi-sentence quote that shares most key terms with the claim."""
+        sentences = [s for s, _, _ in split_sentences(text)] or [text]
+        return max(sentences, key=lambda s: coverage(claim_terms, key_terms(s))[0])

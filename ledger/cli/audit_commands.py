@@ -268,8 +268,8 @@ def export(
 ) -> None:
     """Export a stored run for compliance: JSON (schema-checked), CSV (a row per claim per round) or HTML.
 
-    Each export carries the sha256 of its content and the run's audit chain hash (JSON: embedded fields;
-    CSV: a last '# sha256=... audit_chain_hash=...' line; HTML: the footer).
+    Each export carries the sha256 of its content and the run's audit chain hash: embedded fields in JSON,
+    a last '# sha256=... audit_chain_hash=...' line in CSV, the footer in HTML.
 
     Examples:
 
@@ -289,7 +289,11 @@ def export(
         sys.stdout.flush()
         return
     target = out or Path(f"evidence-{session}.{fmt}")
-    target.write_bytes(exported.data)
+    try:
+        target.write_bytes(exported.data)
+    except OSError as exc:
+        err_console.print(f"[bold red]error:[/] cannot write {escape(str(target))}: {escape(exc.strerror or str(exc))}")
+        raise typer.Exit(2) from None
     console.print(f"wrote {escape(str(target))} ({fmt}, {len(exported.data):,} bytes)\n"
                   f"  sha256 of file     {exported.sha256}\n"
                   f"  content sha256     {exported.content_sha256}\n"

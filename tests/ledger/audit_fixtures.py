@@ -72,7 +72,7 @@ def _sentences(answer: str) -> list[str]:
 
 
 def flawed_run(session_id: str = "sess-flawed-0001", workspace: str = "default") -> RunResult:
-    """A verify run: a draft with a contradicted, a phantom-cited and a supported claim, revised once to full coverage."""
+    """A verify run: a draft with a contradicted, a phantom-cited and a supported claim, revised once to coverage 1."""
     s = _sentences(DRAFT)
     handbook_quote = f"Deletion requests are approved by the Data Protection Officer. {SCRIPT}"
     draft_ledger = _ledger([
@@ -120,7 +120,8 @@ def simple_run(session_id: str, workspace: str = "default", coverage: float = 1.
     """A one-round answer run with one supported claim (or a not_found one when coverage is 0)."""
     answer = f"Customer records are kept for seven years [cite:{POLICY}]."
     verdict = "supported" if coverage >= 0.5 else "not_found"
-    entry = LedgerEntry(claim=_claim("c1", answer, answer, "numeric", "critical", [POLICY]), verdict=verdict,
+    entry = LedgerEntry(claim=_claim("c1", answer, answer, "numeric", "critical", [POLICY]),
+                        verdict=verdict,  # type: ignore[arg-type]
                         confidence=0.9 if verdict == "supported" else 0.0,
                         evidence=[_match(POLICY, "full", "Records are retained for seven years.")]
                         if verdict == "supported" else [])
