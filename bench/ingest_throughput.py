@@ -23,11 +23,43 @@ from ingest.embedding import Embedder  # noqa: E402
 from ingest.pipeline import Ingestor  # noqa: E402
 from ledger.settings import Settings  # noqa: E402
 
-WORDS = (
-    "policy approval invoice vendor retention quarterly revenue headcount security incident report employee "
-    "manager budget travel expense reimbursement contract renewal audit compliance deadline threshold review "
-    "customer refund escalation procedure training record access password region office department"
-).split()
+WORDS = [
+    "policy",
+    "approval",
+    "invoice",
+    "vendor",
+    "retention",
+    "quarterly",
+    "revenue",
+    "headcount",
+    "security",
+    "incident",
+    "report",
+    "employee",
+    "manager",
+    "budget",
+    "travel",
+    "expense",
+    "reimbursement",
+    "contract",
+    "renewal",
+    "audit",
+    "compliance",
+    "deadline",
+    "threshold",
+    "review",
+    "customer",
+    "refund",
+    "escalation",
+    "procedure",
+    "training",
+    "record",
+    "access",
+    "password",
+    "region",
+    "office",
+    "department",
+]
 
 
 def make_corpus(root: Path, target_chunks: int, seed: int = 7) -> None:
@@ -36,7 +68,7 @@ def make_corpus(root: Path, target_chunks: int, seed: int = 7) -> None:
     n_files = max(1, target_chunks // 12)
     for f in range(n_files):
         paragraphs = []
-        for p in range(40):
+        for _ in range(40):
             sentences = []
             for _ in range(3):
                 words = rng.choices(WORDS, k=rng.randint(10, 18))
@@ -44,8 +76,9 @@ def make_corpus(root: Path, target_chunks: int, seed: int = 7) -> None:
                     f"{' '.join(words).capitalize()} within {rng.randint(1, 90)} days for ${rng.randint(10, 9999)}."
                 )
             paragraphs.append(" ".join(sentences))
-        (root / f"doc_{f:04}.md").write_text(f"# Document {f}\n\nEffective date: 2026-01-{f % 28 + 1:02}\n\n"
-                                             + "\n\n".join(paragraphs))
+        (root / f"doc_{f:04}.md").write_text(
+            f"# Document {f}\n\nEffective date: 2026-01-{f % 28 + 1:02}\n\n" + "\n\n".join(paragraphs)
+        )
 
 
 def main() -> None:

@@ -138,7 +138,11 @@ class Ingestor:
                 return
             doc = parse_file(path, data, mtime)
             chunks = chunk_document(
-                doc, doc_id, self.embedder.tokenizer, self.settings.ingest.chunk_size, self.settings.ingest.chunk_overlap
+                doc,
+                doc_id,
+                self.embedder.tokenizer,
+                self.settings.ingest.chunk_size,
+                self.settings.ingest.chunk_overlap,
             )
             if not chunks:
                 raise LoaderError(path, "no text could be extracted")

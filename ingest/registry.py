@@ -35,7 +35,12 @@ class Registry:
         """Record (or replace) a document and its chunk hashes, in one transaction."""
         with Session(self.engine) as session:
             row = session.get(DocumentRow, doc_id) or DocumentRow(
-                id=doc_id, workspace=self.workspace, path=doc.path, title="", sha256="", mime_type="",
+                id=doc_id,
+                workspace=self.workspace,
+                path=doc.path,
+                title="",
+                sha256="",
+                mime_type="",
                 ingested_at=datetime.now(UTC),
             )
             row.path = doc.path

@@ -107,7 +107,9 @@ class VectorStore:
         """Chunks by hash (a hash shared by several documents returns one of them)."""
         if not hashes:
             return {}
-        found = self._collection.get(where={"chunk_hash": {"$in": sorted(set(hashes))}}, include=["documents", "metadatas"])
+        found = self._collection.get(
+            where={"chunk_hash": {"$in": sorted(set(hashes))}}, include=["documents", "metadatas"]
+        )
         chunks = [_chunk(text, meta) for text, meta in zip(found["documents"], found["metadatas"], strict=True)]
         return {c.hash: c for c in sorted(chunks, key=lambda c: (c.path, c.index), reverse=True)}
 

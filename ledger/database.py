@@ -41,7 +41,7 @@ def m001_documents(conn: Connection) -> None:
                 date_source VARCHAR(100) NOT NULL DEFAULT 'none',
                 chunk_count INTEGER NOT NULL DEFAULT 0,
                 chunk_hashes TEXT NOT NULL DEFAULT '[]',
-                ingested_at TIMESTAMP NOT NULL
+                ingested_at TIMESTAMP WITH TIME ZONE NOT NULL
             )
             """
         )
@@ -54,7 +54,9 @@ def migrate(engine: Engine) -> list[int]:
     applied: list[int] = []
     with engine.begin() as conn:
         conn.execute(
-            text("CREATE TABLE IF NOT EXISTS schema_migrations (number INTEGER PRIMARY KEY, name VARCHAR(200) NOT NULL)")
+            text(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (number INTEGER PRIMARY KEY, name VARCHAR(200) NOT NULL)"
+            )
         )
         done = {row[0] for row in conn.execute(text("SELECT number FROM schema_migrations"))}
     for number, name, fn in sorted(MIGRATIONS, key=lambda m: m[0]):
@@ -221,5 +223,6 @@ def m002_runs_ledger_audit(conn: Connection) -> None:
             """
         )
     )
-    conn.execute(text("INSERT INTO audit_head (id, last_id, last_hash, rows_written) VALUES (1, 0, :h, 0)"),
-                 {"h": "0" * 64})
+    conn.execute(
+        text("INSERT INTO audit_head (id, last_id, last_hash, rows_written) VALUES (1, 0, :h, 0)"), {"h": "0" * 64}
+    )

@@ -44,7 +44,11 @@ def decide_entry(
     semantic = [m for m in semantic if keep_semantic(m, settings.similarity_threshold)]
     useful_cited = [m for m in cited if m.support != "none"]
     resolution = resolve(useful_cited + semantic)
-    deciding = sorted(resolution.deciding, key=lambda m: (m.match_type != "cited", -m.similarity))
+    # The current source leads: cited before searched, newer before older, then the closest quote.
+    deciding = sorted(
+        resolution.deciding,
+        key=lambda m: (m.match_type != "cited", -(m.doc_date.toordinal() if m.doc_date else 0), -m.similarity),
+    )
 
     flags: list[str] = []
     notes: list[str] = []
@@ -78,10 +82,9 @@ def decide_entry(
 
     if deciding and verdict in ("supported", "weak", "contradicted"):
         lead = deciding[0]
-        outdated = [m for m in deciding if is_outdated(m.doc_date, today, settings.outdated_days)]
-        if outdated and lead.doc_date:
+        if lead.doc_date and is_outdated(lead.doc_date, today, settings.outdated_days):
             flags.append(OUTDATED_SOURCE)
-            notes.append(f"Source {_cite(outdated[0])} is {age_description(outdated[0].doc_date, today)}.")  # type: ignore[arg-type]
+            notes.append(f"Source {_cite(lead)} is {age_description(lead.doc_date, today)}.")
         notes.insert(0, _verdict_note(verdict, lead))
     else:
         notes.insert(0, "No passage in the documents states this.")

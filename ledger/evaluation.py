@@ -58,7 +58,9 @@ def load_items(path: Path) -> list[EvalItem]:
             item = EvalItem.model_validate_json(line)
         except ValidationError as exc:
             first = exc.errors()[0]
-            raise EvalFileError(f"{path}:{number}: {first['msg']} at {'.'.join(map(str, first['loc'])) or 'line'}") from exc
+            raise EvalFileError(
+                f"{path}:{number}: {first['msg']} at {'.'.join(map(str, first['loc'])) or 'line'}"
+            ) from exc
         if item.label not in LABELS:
             raise EvalFileError(f"{path}:{number}: label must be one of {', '.join(LABELS)}, not {item.label!r}")
         items.append(item)
@@ -72,23 +74,37 @@ def predicted_label(entry: LedgerEntry) -> str:
     return "supported" if entry.verdict in ("supported", "weak") else entry.verdict
 
 
-def judge_items(items: list[EvalItem], checker: SupportChecker, settings: JudgeSettings | None = None) -> list[LedgerEntry]:
+def judge_items(
+    items: list[EvalItem], checker: SupportChecker, settings: JudgeSettings | None = None
+) -> list[LedgerEntry]:
     """Judge every item against its own evidence, all support checks in one batch."""
     settings = settings or JudgeSettings()
     chunks_per_item = [
         [
-            Chunk(hash=chunk_hash(text), text=text, document_id=item.id, index=i, start_char=0, end_char=len(text),
-                  path=f"{item.id}#{i}", title=f"evidence {i + 1}")
+            Chunk(
+                hash=chunk_hash(text),
+                text=text,
+                document_id=item.id,
+                index=i,
+                start_char=0,
+                end_char=len(text),
+                path=f"{item.id}#{i}",
+                title=f"evidence {i + 1}",
+            )
             for i, text in enumerate(item.evidence)
         ]
         for item in items
     ]
-    checks = iter(checker.check([(item.claim, c) for item, chunks in zip(items, chunks_per_item) for c in chunks]))
+    checks = iter(
+        checker.check([(item.claim, c) for item, chunks in zip(items, chunks_per_item, strict=True) for c in chunks])
+    )
     today = date.today()
     entries = []
     for item, chunks in zip(items, chunks_per_item, strict=True):
         claim_type = classify_type(item.claim)
-        claim = Claim(id=item.id, text=item.claim, type=claim_type, importance=assess_importance(item.claim, claim_type))
+        claim = Claim(
+            id=item.id, text=item.claim, type=claim_type, importance=assess_importance(item.claim, claim_type)
+        )
         matches = [to_match(chunk, next(checks), "semantic") for chunk in chunks]
         entries.append(decide_entry(claim, [], matches, [], today, settings))
     return entries
@@ -108,7 +124,12 @@ def score(gold: list[str], predicted: list[str]) -> EvalReport:
         precision = tp / n_pred if n_pred else 0.0
         recall = tp / n_true if n_true else 0.0
         f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-        per_label[label] = {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4), "n": n_true}
+        per_label[label] = {
+            "precision": round(precision, 4),
+            "recall": round(recall, 4),
+            "f1": round(f1, 4),
+            "n": n_true,
+        }
         if n_true:
             recalls.append(recall)
     n = len(gold)
@@ -126,9 +147,20 @@ def write_predictions(path: Path, items: list[EvalItem], entries: list[LedgerEnt
     with path.open("w", encoding="utf-8") as fh:
         for item, entry in zip(items, entries, strict=True):
             lead = entry.evidence[0] if entry.evidence else None
-            fh.write(json.dumps({
-                "id": item.id, "claim": item.claim, "label": item.label, "predicted": predicted_label(entry),
-                "verdict": entry.verdict, "confidence": entry.confidence, "quote": lead.quote if lead else "",
-                "support": lead.support if lead else "none", "similarity": lead.similarity if lead else 0.0,
-                "notes": entry.notes,
-            }) + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "id": item.id,
+                        "claim": item.claim,
+                        "label": item.label,
+                        "predicted": predicted_label(entry),
+                        "verdict": entry.verdict,
+                        "confidence": entry.confidence,
+                        "quote": lead.quote if lead else "",
+                        "support": lead.support if lead else "none",
+                        "similarity": lead.similarity if lead else 0.0,
+                        "notes": entry.notes,
+                    }
+                )
+                + "\n"
+            )

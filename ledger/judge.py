@@ -6,13 +6,23 @@ from datetime import date
 
 from ingest.embedding import Embedder
 from ingest.types import Chunk
-from ingest.vectorstore import ScoredChunk, VectorStore
+from ingest.vectorstore import VectorStore
 from ledger.claims import extract_claims
 from ledger.entries import decide_entry
 from ledger.metrics import summarize
-from ledger.settings import Settings, load_settings
+from ledger.retrieval import Retriever
+from ledger.roles import ClaimExtractor
+from ledger.settings import JudgeSettings, Settings, load_settings
 from ledger.support import SupportCheck, SupportChecker
 from ledger.types import Claim, EvidenceLedger, EvidenceMatch, MatchType
+
+
+class RuleClaimExtractor:
+    """The offline claim extractor: Punkt sentences and the seed 004 §3 rules."""
+
+    def run(self, question: str, answer: str) -> list[Claim]:
+        """Claims of `answer`."""
+        return extract_claims(answer, question)
 
 
 def to_match(chunk: Chunk, check: SupportCheck, match_type: MatchType) -> EvidenceMatch:
@@ -41,6 +51,7 @@ class Judge:
         store: VectorStore | None = None,
         embedder: Embedder | None = None,
         checker: SupportChecker | None = None,
+        extractor: ClaimExtractor | None = None,
         today: date | None = None,
     ) -> None:
         self.settings = settings or load_settings()
@@ -52,20 +63,21 @@ class Judge:
 
             checker = load_support_checker(self.settings, self.embedder)
         self.checker = checker
+        self.extractor = extractor or RuleClaimExtractor()
+        self.retriever = Retriever(self.store, self.embedder)
         self.today = today or date.today()
 
     def run(self, question: str, answer: str) -> EvidenceLedger:
         """The evidence ledger of `answer`: one entry per claim, and the summary."""
-        claims = extract_claims(answer, question)
-        return self.judge_claims(claims)
+        return self.judge_claims(self.extractor.run(question, answer))
 
-    def judge_claims(self, claims: list[Claim]) -> EvidenceLedger:
+    def judge_claims(self, claims: list[Claim], settings: JudgeSettings | None = None) -> EvidenceLedger:
         """Match, check and decide every claim; all support checks of the round go in one batch."""
         if not claims:
             return EvidenceLedger(entries=[], summary=summarize([]))
-        judge = self.settings.judge
+        judge = settings or self.settings.judge
         cited_chunks = self.store.get_by_hashes([h for c in claims for h in c.cited])
-        searched = self._search([c.text for c in claims], judge.search_k)
+        searched = self.retriever.search_many([c.text for c in claims], judge.search_k)
 
         plan: list[tuple[Claim, list[Chunk], list[Chunk], list[str]]] = []
         pairs: list[tuple[str, Chunk]] = []
@@ -74,7 +86,9 @@ class Judge:
             phantom = [h for h in claim.cited if h not in cited_chunks]
             cited_hashes = {c.hash for c in cited}
             candidates = [
-                hit.chunk for hit in hits if hit.chunk.hash not in cited_hashes and hit.similarity >= judge.candidate_similarity
+                hit.chunk
+                for hit in hits
+                if hit.chunk.hash not in cited_hashes and hit.similarity >= judge.candidate_similarity
             ]
             plan.append((claim, cited, candidates, phantom))
             pairs.extend((claim.text, chunk) for chunk in cited + candidates)
@@ -86,7 +100,3 @@ class Judge:
             semantic_matches = [to_match(chunk, next(checks), "semantic") for chunk in candidates]
             entries.append(decide_entry(claim, cited_matches, semantic_matches, phantom, self.today, judge))
         return EvidenceLedger(entries=entries, summary=summarize(entries))
-
-    def _search(self, texts: list[str], k: int) -> list[list[ScoredChunk]]:
-        vectors = self.embedder.encode(texts)
-        return [self.store.search(vector, k) for vector in vectors]

@@ -2,17 +2,20 @@
 
 Pure functions. "three business days" and "3 business days", "one hour" and "60 minutes", "$1,200" and
 "USD 1200" normalise to the same value, so a paraphrase keeps its figures and a changed figure shows as a
-conflict: the same kind and unit with a different value (seed 004 §4.3: contradicted, not a miss).
+conflict: the same kind and unit with a different value (seed 004 §4.3: contradicted, not a miss). Each
+figure also carries the key terms around it, so a figure is compared with the evidence figure that is about
+the same thing ("sales and marketing at $11.3 million"), not with whichever figure happens to be nearby.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
-from ledger.terms import STOPWORDS, is_negated, negation_cues, stem
+from ledger.numbers import DATE_RE, TOKEN_RE, Token, date_parts, fraction_at, number_at
+from ledger.terms import STOPWORDS, is_negated, key_terms, negation_cues, stem
 
 Kind = Literal["money", "percent", "duration", "time", "count", "ordinal", "number", "date", "weekday"]
 Bound = Literal["", "min", "max"]
@@ -20,85 +23,70 @@ Status = Literal["matched", "conflict", "absent"]
 
 __all__ = [
     "Agreement", "Quantity", "QuantityMatch", "compare_quantities", "extract_quantities", "is_negated", "negation_cues",
-]  # negation lives in ledger.terms and is re-exported here for callers comparing polarity alongside figures
+]  # negation lives in ledger.terms; re-exported for callers that compare polarity alongside figures
 
-_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-          "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-          "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-_SCALES = {"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9, "k": 1e3, "m": 1e6, "mn": 1e6, "bn": 1e9}
 _TIMES = {"once": 1, "twice": 2, "thrice": 3}
 _CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
 _CURRENCY_CODES = {"usd", "eur", "gbp", "cad", "aud", "chf", "jpy", "inr", "nzd", "sgd"}
 _CURRENCY_WORDS = {"dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EUR", "pound": "GBP", "pounds": "GBP"}
 # Durations in days or in months: a month is no whole number of days, so across the two only approximate equality.
-_DURATIONS = {"minute": ("day", 1 / 1440), "min": ("day", 1 / 1440), "hour": ("day", 1 / 24), "hr": ("day", 1 / 24),
-              "day": ("day", 1.0), "night": ("day", 1.0), "week": ("day", 7.0), "wk": ("day", 7.0),
-              "fortnight": ("day", 14.0), "month": ("month", 1.0), "quarter": ("month", 3.0), "year": ("month", 12.0),
-              "yr": ("month", 12.0)}
+_DURATIONS = {"second": ("day", 1 / 86400), "sec": ("day", 1 / 86400), "minute": ("day", 1 / 1440),
+              "min": ("day", 1 / 1440), "hour": ("day", 1 / 24), "hr": ("day", 1 / 24), "day": ("day", 1.0),
+              "night": ("day", 1.0), "week": ("day", 7.0), "wk": ("day", 7.0), "fortnight": ("day", 14.0),
+              "month": ("month", 1.0), "quarter": ("month", 3.0), "year": ("month", 12.0), "yr": ("month", 12.0)}
 _DAYS_PER_MONTH = 30.44
 _BUSINESS = {"business", "working", "work", "banking"}
 _PER_WORDS = {"per", "a", "an", "each", "every", "/"}
+_APPROX = {"about", "around", "approximately", "roughly", "nearly", "almost", "some", "circa", "~"}
 _MIN_WORDS = ("at least", "minimum of", "no less than", "no fewer than", "not less than", "more than", "over", "above",
               "exceeding", "from", "no earlier than")
 _MAX_WORDS = ("up to", "within", "at most", "maximum of", "no more than", "not more than", "exceed", "less than",
               "fewer than", "under", "below", "capped at", "no later than", "limited to")
 _AFTER_BOUND = re.compile(r"\bor\s+(?P<min>more|longer|above|over)|\bor\s+(?P<max>less|fewer|shorter|below|under)",
                           re.IGNORECASE)
-
-_MONTH_NAMES = "jan feb mar apr may jun jul aug sep oct nov dec"
-_MONTHS = {name: i for i, name in enumerate(_MONTH_NAMES.split(), 1)}
-_MONTH_RE = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
-             r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
-_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
-_DATE_RE = re.compile(
-    r"(?P<iso>\b(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})\b)"
-    r"|(?P<dmy>\b(?P<dd>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm>" + _MONTH_RE + r")(?:,?\s+(?P<dy>\d{4}))?\b)"
-    r"|(?P<mdy>\b(?P<mm>" + _MONTH_RE + r")\s+(?P<md>\d{1,2})(?:st|nd|rd|th)?\b(?!\d|:)(?:,?\s+(?P<my>\d{4}))?)"
-    r"|(?P<my_>\b(?P<mym>" + _MONTH_RE + r"),?\s+(?P<myy>\d{4})\b)"
-    r"|(?P<num>\b(?P<n1>\d{1,2})/(?P<n2>\d{1,2})/(?P<n3>\d{4}|\d{2})\b)"
-    r"|(?P<q>\bQ(?P<qq>[1-4])(?:\s*(?:FY\s*)?'?(?P<qy>\d{4}|\d{2}))?\b)"
-    r"|(?P<qw>\b(?P<qwn>first|second|third|fourth)\s+quarter(?:\s+(?:of\s+)?(?P<qwy>\d{4}))?\b)"
-    r"|(?P<fy>\b(?:FY\s*'?|fiscal\s+year\s+)(?P<fyy>\d{4}|\d{2})\b)"
-    r"|(?P<wd>\b(?:" + "|".join(_WEEKDAYS) + r")s?\b)"
-    # A month on its own only when capitalised, and never "May" (the modal verb starts sentences too).
-    r"|(?P<mon>\b(?-i:January|February|March|April|June|July|August|September|October|November|December)\b)",
-    re.IGNORECASE,
+# Words after a figure that still describe it ("$75 per day for domestic travel"); anything else describes the next.
+_TRAILING = re.compile(
+    r"\s*(?:per|for|of|in|on|each|every|a|an|after|before|from)\b[^,;.]*?(?=,|;|\.|\band\b|\bor\b|$)", re.IGNORECASE
 )
-_TOKEN_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|[A-Za-z]+(?:['’][a-z]+)?|[$€£¥¢%/:.\-]|\S")
+_SENTENCE_END = re.compile(r"[.;!?]\s+")
+_RANGE_GAP = re.compile(r"\s*(?:to|through|-|–|and)\s*", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Quantity:
-    """A figure found in text: its kind, normalised value and unit, and where it is."""
+    """A figure found in text: its kind, normalised value and unit, what it is about, and where it is."""
 
     kind: Kind
     value: float
-    unit: str = ""  # currency for money, "day"/"business_day"/"month" family for durations
-    context: frozenset[str] = frozenset()  # stems of the counted noun (counts) or the label before a number
+    unit: str = ""  # currency for money; "day", "business_day" or "month" for durations
+    context: frozenset[str] = frozenset()  # stems of the counted noun ("10 employees") or the label ("Tier 1")
     per: str = ""  # "night" in "$250 per night"
     bound: Bound = ""  # "max" for "within 48 hours", "min" for "at least 10 days"
     parts: tuple[int | None, int | None, int | None, int | None] = (None, None, None, None)  # year, quarter, month, day
     text: str = ""
     start: int = 0
     end: int = 0
-
-    def describe(self) -> str:
-        """The figure as written, for reasons shown to a reader."""
-        return self.text
+    number: float = 0.0  # the number as written, before unit conversion ("10" of "10 minutes")
+    approx: bool = False  # "about a third", "roughly $5 million"
+    upper: float | None = None  # end of a range that starts here ("$750.01 to $5,000")
+    ranged: bool = False  # one end of a range: compared exactly, never as "inside" another range
+    about: frozenset[str] = frozenset()  # key terms of the words that describe the figure
+    labelled: bool = False  # written as a field: "Effective date: 2026-03-01"
 
 
 @dataclass(frozen=True)
 class QuantityMatch:
-    """How one claim quantity fared against the evidence."""
+    """How one claim quantity fared against the evidence; `anchor` counts the context terms they share."""
 
     claim: Quantity
     status: Status
     evidence: Quantity | None = None
+    anchor: int = 0
 
 
 @dataclass(frozen=True)
 class Agreement:
-    """Per claim quantity: matched, conflicting (same kind and unit, other value) or absent from the evidence."""
+    """Per claim quantity: matched, conflicting (same thing, other value) or absent from the evidence."""
 
     matches: tuple[QuantityMatch, ...] = ()
 
@@ -118,46 +106,6 @@ class Agreement:
         return tuple(m for m in self.matches if m.status == "absent")
 
 
-def _date_parts(m: re.Match[str]) -> tuple[Kind, tuple[int | None, int | None, int | None, int | None]] | None:
-    def month(text: str) -> int:
-        return _MONTHS[text[:3].lower()]
-
-    def year(text: str | None) -> int | None:
-        return None if text is None else int(text) + (2000 if len(text) == 2 else 0)
-
-    def quarter(mon: int | None) -> int | None:
-        return None if mon is None else (mon - 1) // 3 + 1
-
-    g = m.groupdict()
-    if g["iso"]:
-        mon, day = int(g["im"]), int(g["id"])
-        return ("date", (year(g["iy"]), quarter(mon), mon, day)) if 1 <= mon <= 12 and 1 <= day <= 31 else None
-    if g["dmy"] or g["mdy"]:
-        if (g["dm"] or g["mm"]) == "may" and not (g["dy"] or g["my"]):
-            return None  # "up to 5 may attend": the modal verb, not the month
-        mon = month(g["dm"] or g["mm"])
-        day = int(g["dd"] or g["md"])
-        return ("date", (year(g["dy"] or g["my"]), quarter(mon), mon, day)) if 1 <= day <= 31 else None
-    if g["my_"]:
-        mon = month(g["mym"])
-        return "date", (year(g["myy"]), quarter(mon), mon, None)
-    if g["num"]:
-        first, second = int(g["n1"]), int(g["n2"])
-        day, mon = (first, second) if second <= 12 else (second, first)  # day first unless impossible
-        return ("date", (year(g["n3"]), quarter(mon), mon, day)) if 1 <= mon <= 12 and 1 <= day <= 31 else None
-    if g["q"] or g["qw"]:
-        q = int(g["qq"]) if g["q"] else _ORDINAL_WORDS[g["qwn"].lower()]
-        return "date", (year(g["qy"] or g["qwy"]), q, None, None)
-    if g["fy"]:
-        return "date", (year(g["fyy"]), None, None, None)
-    if g["wd"]:
-        return "weekday", (None, None, None, _WEEKDAYS.index(g["wd"].lower().rstrip("s")))
-    if g["mon"]:
-        mon = month(g["mon"])
-        return "date", (None, quarter(mon), mon, None)
-    return None
-
-
 def _bound(text: str, start: int, end: int) -> Bound:
     """'max' or 'min' when a bound phrase ends right before the figure or 'or more/less' follows it."""
     before = " " + text[max(0, start - 24):start].lower().rstrip(" $€£")
@@ -170,46 +118,7 @@ def _bound(text: str, start: int, end: int) -> Bound:
     return ""
 
 
-def _number_at(tokens: Sequence[tuple[str, int, int]], i: int) -> tuple[float, int] | None:
-    """The number starting at token i (digits or words, with scale words) and the index after it."""
-    first = tokens[i][0].lower()
-    following = tokens[i + 1][0].lower() if i + 1 < len(tokens) else ""
-    if first[0].isdigit():
-        total, current, last, j = 0.0, float(first.replace(",", "")), "digits", i + 1
-    elif first in ("a", "an") and following in ("dozen", "hundred", "thousand"):
-        total, current, last, j = 0.0, 1.0, "unit", i + 1
-    elif first in _UNITS or first in _TENS or first == "dozen":
-        total, current, last, j = 0.0, 0.0, "", i
-    else:
-        return None
-    while j < len(tokens):
-        w = tokens[j][0].lower()
-        ahead = tokens[j + 1][0].lower() if j + 1 < len(tokens) else ""
-        if w == "-" and last == "tens" and _UNITS.get(ahead, 10) < 10:
-            j += 1  # "twenty-five"
-            continue
-        if w in _UNITS and (last in ("", "hundred", "scale", "and") or (last == "tens" and _UNITS[w] < 10)):
-            current, last = current + _UNITS[w], "unit"
-        elif w in _TENS and last in ("", "hundred", "scale", "and"):
-            current, last = current + _TENS[w], "tens"
-        elif w == "dozen" and last in ("", "unit", "digits"):
-            current, last = (current or 1.0) * 12, "unit"
-        elif w == "hundred" and last in ("unit", "digits", "tens"):
-            current, last = current * 100, "hundred"
-        elif w in ("thousand", "million", "billion") and last in ("unit", "digits", "tens", "hundred"):
-            total, current, last = total + current * _SCALES[w], 0.0, "scale"
-        elif w in ("k", "m", "mn", "bn") and last == "digits" and tokens[j][1] == tokens[j - 1][2]:
-            # "k"/"m"/"bn" scale only when glued to the digits ("$3.5m"), never as a separate word.
-            total, current, last = total + current * _SCALES[w], 0.0, "scale"
-        elif w == "and" and last in ("hundred", "scale") and (ahead in _UNITS or ahead in _TENS):
-            last = "and"  # "one hundred and twenty"
-        else:
-            break
-        j += 1
-    return (total + current, j) if last else None
-
-
-def _context(tokens: Sequence[tuple[str, int, int]], j: int, limit: int = 3) -> tuple[frozenset[str], int]:
+def _counted(tokens: Sequence[Token], j: int, limit: int = 3) -> tuple[frozenset[str], int]:
     """Stems of the content words right after a number (the thing counted: "10 full-time employees"), and the end."""
     words: list[str] = []
     while j < len(tokens) and len(words) < limit:
@@ -228,66 +137,61 @@ def extract_quantities(text: str) -> list[Quantity]:
     """Every money amount, percentage, duration, count, number and date in `text`, normalised."""
     found: list[Quantity] = []
     masked = list(text)
-    for m in _DATE_RE.finditer(text):
-        parsed = _date_parts(m)
-        if parsed is None:
-            continue
-        kind, parts = parsed
-        found.append(Quantity(kind, float(parts[3] or 0), parts=parts, text=m.group(0), start=m.start(), end=m.end()))
-        masked[m.start():m.end()] = " " * (m.end() - m.start())  # dates are done; keep their digits from counts
-    plain = "".join(masked)
-    tokens = [(m.group(0), m.start(), m.end()) for m in _TOKEN_RE.finditer(plain)]
+    for m in DATE_RE.finditer(text):
+        parsed = date_parts(m)
+        if parsed is not None:
+            kind, parts = parsed
+            found.append(Quantity(kind, float(parts[3] or 0), parts=parts, text=m.group(0), start=m.start(),  # type: ignore[arg-type]
+                                  end=m.end()))
+            masked[m.start():m.end()] = " " * (m.end() - m.start())  # dates are done; keep their digits from counts
+    tokens = [(m.group(0), m.start(), m.end()) for m in TOKEN_RE.finditer("".join(masked))]
     i = 0
     while i < len(tokens):
         word = tokens[i][0].lower()
+        share = fraction_at(tokens, i)
         if word in _TIMES:
-            found.append(Quantity("count", _TIMES[word], context=frozenset({"time"}), text=tokens[i][0],
-                                  start=tokens[i][1], end=tokens[i][2]))
+            found.append(_make("count", _TIMES[word], text, tokens[i][1], tokens[i][2], context=frozenset({"time"})))
             i += 1
-            continue
-        number = _number_at(tokens, i)
-        if number is None:
+        elif share is not None:
+            found.append(_make("percent", share[0], text, tokens[i][1], tokens[share[1]][2], approx=True))
+            i = share[1] + 1
+        elif (number := number_at(tokens, i)) is not None:
+            quantity, i = _classify(text, tokens, i, number[1], number[0])
+            if quantity is not None:
+                found.append(quantity)
+        else:
             i += 1
-            continue
-        value, j = number
-        quantity, j = _classify(text, tokens, i, j, value)
-        if quantity is not None:
-            found.append(quantity)
-        i = j
-    return sorted(found, key=lambda q: q.start)
+    return _describe(text, sorted(found, key=lambda q: q.start))
 
 
 def _classify(
-    text: str, tokens: Sequence[tuple[str, int, int]], i: int, j: int, value: float
+    text: str, tokens: Sequence[Token], i: int, j: int, value: float
 ) -> tuple[Quantity | None, int]:
     """Decide what the number at tokens[i:j] measures, by the words around it."""
-    start = tokens[i][1]
+    start, end = tokens[i][1], tokens[j - 1][2]
     prev = tokens[i - 1][0] if i > 0 else ""
     prev2 = tokens[i - 2][0] if i > 1 else ""
     nxt = tokens[j][0].lower() if j < len(tokens) else ""
+    after = tokens[j + 1][0].lower() if j + 1 < len(tokens) else ""
     currency = _CURRENCY_SIGNS.get(prev) or (prev.upper() if prev.lower() in _CURRENCY_CODES else "")
     if prev == "$" and prev2.upper() in ("US", "A", "C", "NZ", "S"):
         currency = {"US": "USD", "A": "AUD", "C": "CAD", "NZ": "NZD", "S": "SGD"}[prev2.upper()]
-    if not currency and nxt in _CURRENCY_CODES:
-        currency, j = nxt.upper(), j + 1
-    elif not currency and nxt in _CURRENCY_WORDS:
-        currency, j = _CURRENCY_WORDS[nxt], j + 1
-    elif not currency and nxt in ("cents", "cent", "¢"):
+    if currency:
+        start = tokens[i - 1][1]
+    elif nxt in _CURRENCY_CODES or nxt in _CURRENCY_WORDS:
+        currency, j = _CURRENCY_WORDS.get(nxt) or nxt.upper(), j + 1
+    elif nxt in ("cents", "cent", "¢"):
         currency, value, j = "USD", value / 100, j + 1  # "70 cents per mile" is $0.70 per mile
     if currency:
-        if prev in _CURRENCY_SIGNS or prev.lower() in _CURRENCY_CODES:
-            start = tokens[i - 1][1]
         per = ""
         if (j + 1 < len(tokens) and tokens[j][0].lower() in _PER_WORDS and tokens[j + 1][0].isalpha()
                 and tokens[j + 1][0].lower() not in STOPWORDS):
             per, j = stem(tokens[j + 1][0]), j + 2
         return _make("money", value, text, start, tokens[j - 1][2], unit=currency, per=per), j
-    after = tokens[j + 1][0].lower() if j + 1 < len(tokens) else ""
     if nxt in ("%", "percent"):
         return _make("percent", value, text, start, tokens[j][2]), j + 1
     if (nxt, after) == ("per", "cent") or (nxt == "percentage" and after.startswith("point")):
         return _make("percent", value, text, start, tokens[j + 1][2]), j + 2
-    # Durations: "3 business days", "48 hours", "a 24-hour window", "three-day".
     if nxt == "or" and after in ("more", "less", "fewer", "longer", "shorter"):
         j, nxt = j + 2, (tokens[j + 2][0].lower() if j + 2 < len(tokens) else "")  # "10 or more days"
     k, business = (j + 1 if nxt == "-" else j), False
@@ -297,32 +201,30 @@ def _classify(
         if singular in _DURATIONS:
             family, amount = _DURATIONS[singular]
             family = "business_day" if business else family
-            return _make("duration", value * amount, text, start, tokens[k][2], unit=family), k + 1
+            return _make("duration", value * amount, text, start, tokens[k][2], unit=family, number=value), k + 1
         if not unit_word.isalpha() or unit_word in STOPWORDS:
             break
         business, k = business or unit_word in _BUSINESS, k + 1
     # Times of day: "5 pm", "5:30 p.m.", "17:00".
     if nxt in ("am", "pm", "a", "p") or (nxt == ":" and j + 1 < len(tokens) and tokens[j + 1][0].isdigit()):
-        minutes, end = value * 60, tokens[j - 1][2]
+        minutes = value * 60
         if nxt == ":":
             minutes += float(tokens[j + 1][0])
             j += 2
             end = tokens[j - 1][2]
-        marker = text[end:end + 6].lower().replace(".", "").replace(" ", "")
-        if marker.startswith(("am", "pm")):
-            if marker.startswith("pm") and minutes < 720:
-                minutes += 720
-            end += len(re.match(r"\s*[aApP]\.?[mM]\.?", text[end:]).group(0))  # type: ignore[union-attr]
+        marker = re.match(r"\s*[aApP]\.?[mM]\b\.?", text[end:])
+        if marker:
+            minutes += 720 if marker.group(0).strip()[0] in "pP" and minutes < 720 else 0
+            end += len(marker.group(0))
             while j < len(tokens) and tokens[j][1] < end:
                 j += 1
-            return _make("time", minutes, text, start, end), j
-        if nxt == ":":
+        if marker or nxt == ":":
             return _make("time", minutes, text, start, end), j
     if nxt in ("st", "nd", "rd", "th") and tokens[j][1] == tokens[j - 1][2]:
-        return _make("ordinal", value, text, start, tokens[j][2], context=_context(tokens, j + 1)[0]), j + 1
+        return _make("ordinal", value, text, start, tokens[j][2], context=_counted(tokens, j + 1)[0]), j + 1
     if 1900 <= value <= 2100 and tokens[i][0].isdigit() and len(tokens[i][0]) == 4:
         return _make("date", 0.0, text, start, tokens[i][2], parts=(int(value), None, None, None)), j
-    counted, k = _context(tokens, j)
+    counted, k = _counted(tokens, j)
     if counted:
         return _make("count", value, text, start, tokens[k - 1][2], context=counted), j
     if tokens[i][0].lower() == "one" and j == i + 1:
@@ -333,8 +235,63 @@ def _classify(
 
 def _make(kind: Kind, value: float, text: str, start: int, end: int, **fields: object) -> Quantity:
     end = max(end, start)
+    fields.setdefault("number", value)
+    words_before = text[max(0, start - 16):start].lower().split()
+    approx = bool(fields.pop("approx", False)) or (bool(words_before) and words_before[-1] in _APPROX)
     return Quantity(kind, value, text=text[start:end], start=start, end=end, bound=_bound(text, start, end),
-                    **fields)  # type: ignore[arg-type]
+                    approx=approx, **fields)  # type: ignore[arg-type]
+
+
+def _describe(text: str, found: list[Quantity]) -> list[Quantity]:
+    """Give each figure the key terms that describe it, and join ranges ("$750.01 to $5,000")."""
+    out: list[Quantity] = []
+    for line_start, line in _lines(text):
+        qs = [q for q in found if line_start <= q.start < line_start + len(line)]
+        if not qs:
+            continue
+        cursor, described = line_start, []
+        row = frozenset(key_terms(_strip_figures(line, qs, line_start))) if "|" in line else None
+        for n, q in enumerate(qs):
+            if row is not None:  # a table row: every cell describes every figure in it
+                described.append(replace(q, about=row))
+                continue
+            stop = qs[n + 1].start if n + 1 < len(qs) else line_start + len(line)
+            tail = text[q.end:stop]
+            trailing = _TRAILING.match(tail) if n + 1 < len(qs) else None
+            after_end = q.end + (trailing.end() if trailing else len(tail) if n + 1 == len(qs) else 0)
+            before = _SENTENCE_END.split(text[cursor:q.start])[-1]  # words of an earlier sentence describe nothing here
+            labelled = before.rstrip(" *_").endswith(":")
+            # A field ("Effective date: 2026-03-01 Owner: ...") is described by its label alone.
+            terms = frozenset(key_terms(before if labelled else before + " " + text[q.end:after_end]))
+            if not terms and described:
+                terms = described[-1].about  # "North America $28.2 million 58%": the share inherits the row label
+            described.append(replace(q, about=terms, labelled=labelled))
+            cursor = after_end
+        for n, q in enumerate(described[:-1]):
+            nxt = described[n + 1]
+            gap = text[q.end:nxt.start]
+            if nxt.kind == q.kind and _RANGE_GAP.fullmatch(gap) and (gap.strip() != "and" or "between" in
+                                                                      text[max(0, q.start - 9):q.start].lower()):
+                union = q.about | nxt.about
+                described[n] = replace(q, upper=nxt.value, about=union, ranged=True)
+                described[n + 1] = replace(nxt, about=union, ranged=True)
+        out += described
+    return out
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    pos, lines = 0, []
+    for line in text.splitlines(keepends=True):
+        lines.append((pos, line))
+        pos += len(line)
+    return lines
+
+
+def _strip_figures(line: str, qs: list[Quantity], offset: int) -> str:
+    chars = list(line)
+    for q in qs:
+        chars[q.start - offset:q.end - offset] = " " * (q.end - q.start)
+    return "".join(chars)
 
 
 def _comparable(a: Quantity, b: Quantity) -> bool:
@@ -347,16 +304,25 @@ def _comparable(a: Quantity, b: Quantity) -> bool:
         return bool(a.context & b.context) or not (a.context or b.context)
     if a.kind == "number":
         return a.context == b.context
-    return True  # percent, duration, time, date and weekday always compare
+    if a.kind == "duration" and a.number != b.number:
+        # "45 minutes" to complete is no rival of "within 21 days": figures that far apart measure different things.
+        return max(a.value, b.value) <= 30 * max(min(a.value, b.value), 1e-9)
+    return True  # percent, time, date and weekday always compare
 
 
 def _equal(a: Quantity, b: Quantity) -> bool:
+    """Same value (within rounding, or within a range the evidence gives); opposite bounds never match."""
     if a.bound and b.bound and a.bound != b.bound:
         return False  # "at least 10 days" is not "up to 10 days"
+    if b.upper is not None and not a.ranged and b.value <= a.value <= b.upper:
+        return True
+    x, y = a.value, b.value
     if a.kind == "duration" and (a.unit == "month") != (b.unit == "month"):
-        x, y = (v * _DAYS_PER_MONTH if q.unit == "month" else v for q, v in ((a, a.value), (b, b.value)))
+        x, y = (v * _DAYS_PER_MONTH if q.unit == "month" else v for q, v in ((a, x), (b, y)))
         return abs(x - y) <= 0.04 * max(x, y)  # 1 month vs 30 days: calendar-approximate
-    return abs(a.value - b.value) <= 1e-9 * max(1.0, abs(a.value))
+    if a.approx or b.approx:
+        return abs(x - y) <= max(0.05 * max(abs(x), abs(y)), 1.0 if a.kind == "percent" else 0.0)
+    return abs(x - y) <= 1e-6 * max(1.0, abs(x))
 
 
 def _date_status(claim: Quantity, evidence: Quantity) -> Status:
@@ -369,31 +335,50 @@ def _date_status(claim: Quantity, evidence: Quantity) -> Status:
     return "absent" if any(c is not None and e is None for c, e in pairs) else "matched"
 
 
+def _anchored(q: Quantity, e: Quantity, anchor: int) -> bool:
+    """Whether two figures are about the same thing: two shared context terms (fewer if there are fewer), or a label."""
+    return anchor >= min(2, len(q.about), len(e.about)) or (anchor >= 1 and e.labelled)
+
+
 def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quantity]) -> Agreement:
-    """For each claim quantity: matched, in conflict with a comparable evidence quantity, or absent."""
+    """For each claim quantity: matched, in conflict with an evidence figure about the same thing, or absent.
+
+    A conflict needs the two figures to be about the same thing (shared context terms or a label): "45 minutes"
+    to complete a course does not contradict "within 21 days" of joining. An equal figure that the evidence
+    attaches to something else, while another figure sits with the claim's words, is a conflict too.
+    """
     evidence = list(evidence_qs)
     results: list[QuantityMatch] = []
     for q in claim_qs:
+        def anchor(e: Quantity, q: Quantity = q) -> int:
+            return len(q.about & e.about)
+
         peers = [e for e in evidence if _comparable(q, e)]
         if q.kind in ("date", "weekday"):
-            statuses = [(_date_status(q, e), e) for e in peers]
-            for wanted in ("matched", "absent", "conflict"):
-                hit = next((e for s, e in statuses if s == wanted), None)
-                if hit is not None:
-                    results.append(QuantityMatch(q, wanted, hit))  # type: ignore[arg-type]
-                    break
-            else:
-                results.append(QuantityMatch(q, "absent"))
-            continue
-        same = next((e for e in peers if _equal(q, e)), None)
-        if same is None:  # the figure itself, stated with other words around it ("10 staff" for "10 employees")
-            same = next((e for e in evidence if e.kind in ("count", "number", "ordinal") and _equal(q, e)
-                         and q.kind in ("count", "number", "ordinal")), None)
-        if same is not None:
-            results.append(QuantityMatch(q, "matched", same))
-        elif peers:
-            best = max(peers, key=lambda e: (len(q.context & e.context), q.per == e.per, q.unit == e.unit))
-            results.append(QuantityMatch(q, "conflict", best))
+            status = {e: _date_status(q, e) for e in peers}
+            equal = [e for e in peers if status[e] == "matched"]
+            vague = [e for e in peers if status[e] == "absent"]
         else:
-            results.append(QuantityMatch(q, "absent"))
+            equal, vague = [e for e in peers if _equal(q, e)], []
+        others = [e for e in peers if e not in equal and e not in vague and _anchored(q, e, anchor(e))]
+        rival = max(others, key=anchor, default=None)
+        if equal:
+            best = max(equal, key=anchor)
+            if rival is not None and anchor(best) == 0 and anchor(rival) >= 2:
+                results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))  # the figure belongs elsewhere
+            else:
+                results.append(QuantityMatch(q, "matched", best, anchor(best)))
+        elif q.kind in ("count", "number", "ordinal", "money") and _derived(q, evidence):
+            results.append(QuantityMatch(q, "matched"))
+        elif rival is not None:
+            results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
+        else:
+            results.append(QuantityMatch(q, "absent", vague[0] if vague else None))
     return Agreement(tuple(results))
+
+
+def _derived(q: Quantity, evidence: Sequence[Quantity]) -> bool:
+    """The claim's figure is the difference of two evidence figures of its kind ("up $3.5 million" from two totals)."""
+    same = [e for e in evidence if e.kind == q.kind and e.unit == q.unit]
+    return any(abs(abs(a.value - b.value) - q.value) <= 1e-6 * max(1.0, q.value)
+               for n, a in enumerate(same) for b in same[n + 1:])

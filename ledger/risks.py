@@ -34,11 +34,14 @@ def ledger_risk_flags(ledger: EvidenceLedger, today: date, outdated_days: int = 
     flags: list[RiskFlag] = []
     conflicted = [e for e in ledger.entries if CONFLICT in e.flags]
     if conflicted:
-        flags.append(RiskFlag(
-            type="conflict", severity="high",
-            description=f"Sources disagree on {len(conflicted)} claim(s): " + "; ".join(
-                f"{e.claim.id}: {e.notes.split('. ', 1)[-1]}" for e in conflicted[:3]),
-        ))
+        flags.append(
+            RiskFlag(
+                type="conflict",
+                severity="high",
+                description=f"Sources disagree on {len(conflicted)} claim(s): "
+                + "; ".join(f"{e.claim.id}: {e.notes.split('. ', 1)[-1]}" for e in conflicted[:3]),
+            )
+        )
     seen: dict[str, date] = {}
     for entry in ledger.entries:
         if OUTDATED_SOURCE not in entry.flags:
@@ -47,14 +50,20 @@ def ledger_risk_flags(ledger: EvidenceLedger, today: date, outdated_days: int = 
             if is_outdated(match.doc_date, today, outdated_days):
                 seen.setdefault(match.document, match.doc_date)  # type: ignore[arg-type]
     for document, doc_date in seen.items():
-        flags.append(RiskFlag(
-            type="outdated_source", severity="medium",
-            description=f"'{document}' dated {doc_date.isoformat()} is {age_description(doc_date, today)}.",
-        ))
+        flags.append(
+            RiskFlag(
+                type="outdated_source",
+                severity="medium",
+                description=f"'{document}' dated {doc_date.isoformat()} is {age_description(doc_date, today)}.",
+            )
+        )
     phantoms = [e.claim.id for e in ledger.entries if PHANTOM_CITATION in e.flags]
     if phantoms:
-        flags.append(RiskFlag(
-            type="phantom_citation", severity="medium",
-            description=f"Claim(s) {', '.join(phantoms)} cite chunks that do not exist.",
-        ))
+        flags.append(
+            RiskFlag(
+                type="phantom_citation",
+                severity="medium",
+                description=f"Claim(s) {', '.join(phantoms)} cite chunks that do not exist.",
+            )
+        )
     return flags

@@ -102,7 +102,8 @@ def _segments(text: str) -> list[_Seg]:
         if not line.strip() or _RULE_RE.match(line) or _TABLE_RULE_RE.match(line):
             cur = None
             continue
-        if _HEADING_RE.match(line) or _BOLD_LINE_RE.match(line) or line.lstrip().startswith("|") or _TABLE_ROW_RE.match(line):
+        is_row = line.lstrip().startswith("|") or _TABLE_ROW_RE.match(line)
+        if _HEADING_RE.match(line) or _BOLD_LINE_RE.match(line) or is_row:
             segs.append(_Seg(body_start, line_end, "heading" if _HEADING_RE.match(line) else "line", len(segs)))
             cur = None
             continue

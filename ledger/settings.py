@@ -55,7 +55,9 @@ class JudgeSettings(_Section):
     )
     top_k: int = Field(3, description="Evidence matches kept per claim.")
     search_k: int = Field(8, description="Chunks retrieved from the store per claim before support checks.")
-    supported_confidence: float = Field(0.8, description="Full support above this confidence is 'supported', else 'weak'.")
+    supported_confidence: float = Field(
+        0.8, description="Full support above this confidence is 'supported', else 'weak'."
+    )
     outdated_days: int = Field(365, description="Sources older than this many days get an outdated_source flag.")
     nli_model: str | None = Field(
         "cross-encoder/nli-deberta-v3-xsmall",
@@ -87,7 +89,9 @@ class AuditSettings(_Section):
     """Audit retention (seed 004 §9.2)."""
 
     retention_days: int = Field(90, description="Default retention of runs and audit rows.")
-    retention_by_workspace: dict[str, int] = Field(default_factory=dict, description="Per-workspace retention overrides.")
+    retention_by_workspace: dict[str, int] = Field(
+        default_factory=dict, description="Per-workspace retention overrides."
+    )
 
 
 class Settings(BaseSettings):

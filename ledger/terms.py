@@ -8,7 +8,7 @@ entity, role, department or period ("CFO" for "CEO", "Finance" for "Legal", "qua
 from __future__ import annotations
 
 import re
-from difflib import SequenceMatcher
+from collections.abc import Iterable
 from functools import lru_cache
 
 from nltk.stem.porter import PorterStemmer
@@ -21,7 +21,8 @@ this these those it its it's their theirs his her hers our ours your yours my we
 whose which what when where while why how if then than so such per each every any all some both either within up
 into onto over under out about also only just very more most less least much many other others same own do does did
 done doing has have having had must may might can could will would shall should need needs needed ought there here
-once upon via etc e g ie eg"""
+once upon via etc e g ie eg about around approximately roughly nearly almost circa get gets got getting make makes
+made take takes took come comes came go goes went"""
 STOPWORDS = frozenset(_STOPWORDS.split())
 # Words that quantities.py compares as figures; counting them again as terms would double-penalise "48 hours" vs
 # "2 days".
@@ -37,14 +38,18 @@ _NEGATION_WORDS = frozenset({"not", "no", "never", "cannot", "none", "nobody", "
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z_']*|\d[\d,.]*")
 _NEGATION_EXEMPT = re.compile(
     r"\b(?:no|not)\s+(?:later|earlier|more|less|fewer|sooner)\s+than\b|\bnot\s+(?:to\s+)?exceed|\bnot\s+only\b"
-    r"|\bwhether\s+or\s+not\b|\bno\s+matter\b|\bif\s+not\b",
+    r"|\bwhether\s+or\s+not\b|\bno\s+matter\b|\bif\s+not\b|\bnot\s+even\b",
     re.IGNORECASE,
 )
 _NEGATION_RE = re.compile(
     r"\b(?:not|no|never|cannot|none|nobody|nothing|neither|without|prohibited|forbidden|banned|disallowed"
-    r"|ineligible|unable|unpaid|unauthori[sz]ed|unapproved|non-\w+)\b|n['’]t\b",
+    r"|ineligible|unable|unpaid|unauthori[sz]ed|unapproved|non-\w+|rather\s+than|instead\s+of)\b|n['’]t\b",
     re.IGNORECASE,
 )
+# Cues that follow what they negate ("Smoking is prohibited"): their scope reaches back too.
+_POSTPOSITIVE = ("prohibited", "forbidden", "banned", "disallowed", "ineligible", "unpaid", "unauthorised",
+                 "unauthorized", "unapproved", "non-")
+_CLAUSE_END = re.compile(r"[.;…:]")
 
 # Multi-word names first become one token, so "Chief Financial Officer" and "CFO" compare as the same thing.
 _PHRASES = {
@@ -84,28 +89,36 @@ def stem(word: str) -> str:
 
 
 _CONTRASTS = tuple(frozenset(stem(w) for w in s.split()) for s in _CONTRAST_SETS)
+_JOINED = frozenset(_PHRASES.values())
 
 
 @lru_cache(maxsize=8192)
 def _canonical_tokens(text: str) -> tuple[tuple[str, str], ...]:
-    """(canonical stem, surface word) pairs, multi-word names joined into one token."""
-    joined = _PHRASE_RE.sub(lambda m: " " + _PHRASES[re.sub(r"[\s-]+", " ", m.group(0).lower())] + " ", text)
+    """(canonical stem, surface) pairs; a multi-word name is one token whose surface is the phrase as written."""
+    originals: dict[str, str] = {}
+
+    def join(m: re.Match[str]) -> str:
+        token = _PHRASES[re.sub(r"[\s-]+", " ", m.group(0).lower())]
+        originals.setdefault(token, m.group(0))
+        return " " + token + " "
+
     out = []
-    for m in _WORD_RE.finditer(joined):
+    for m in _WORD_RE.finditer(_PHRASE_RE.sub(join, text)):
         surface = m.group(0)
         word = surface.lower().strip("'")
         if word.endswith("'s"):
             word = word[:-2]
-        out.append((stem(_CANONICAL.get(word, word)), surface))
+        out.append((stem(_CANONICAL.get(word, word)), originals.get(surface, surface)))
     return tuple(out)
 
 
+@lru_cache(maxsize=16384)
 def key_terms(text: str) -> tuple[str, ...]:
     """Stems of the content words of `text`, in order, without stopwords, figures or negation words."""
     terms = []
     for word, surface in _canonical_tokens(text.replace("_", " ")):
         lower = surface.lower()
-        if lower in STOPWORDS or lower in FIGURE_WORDS or lower in _NEGATION_WORDS or lower[0].isdigit():
+        if (lower in STOPWORDS and not surface.isupper()) or lower in FIGURE_WORDS or lower in _NEGATION_WORDS or lower[0].isdigit():
             continue
         if len(lower) < 2:
             continue
@@ -122,45 +135,83 @@ def coverage(claim_terms: tuple[str, ...], quote_terms: tuple[str, ...]) -> tupl
     return 1.0 - len(missing) / len(claim_terms), missing
 
 
-def _is_entity(surface: str, position: int) -> bool:
-    """Acronyms and capitalised words inside a sentence look like names: of people, roles, teams, tools, places."""
-    if len(surface) >= 2 and surface.isupper() and surface.isalpha():
-        return True
-    return position > 0 and surface[:1].isupper() and surface[1:].islower() and surface.lower() not in STOPWORDS
+def _entity_runs(text: str) -> list[tuple[frozenset[str], str]]:
+    """Names in a sentence: runs of capitalised words or acronyms, and known roles and teams ("Head of Procurement")."""
+    tokens = _canonical_tokens(text)
+    runs: list[tuple[frozenset[str], str]] = []
+    current: list[tuple[str, str]] = []
+
+    def named(i: int) -> bool:
+        word, surface = tokens[i]
+        if word in _JOINED and surface.lower() != word:
+            return True  # a known role or team, however it is capitalised
+        if len(surface) >= 2 and surface.isupper() and surface.isalpha():
+            return True
+        capital = surface[:1].isupper() and surface[1:].islower() and surface.lower() not in STOPWORDS
+        # A capital opening the sentence is only a name when the next word is capitalised too ("Finance Operations").
+        return capital and (i > 0 or (len(tokens) > 1 and tokens[1][1][:1].isupper()))
+
+    for i in range(len(tokens) + 1):
+        if i < len(tokens) and (named(i) or (current and tokens[i][1] in ("of", "and", "&") and i + 1 < len(tokens)
+                                              and named(i + 1))):
+            current.append(tokens[i])
+            continue
+        if current:
+            words = frozenset(w for w, s in current if s not in ("of", "and", "&"))
+            runs.append((words, " ".join(s for _, s in current)))
+            current = []
+    return runs
 
 
 def find_swaps(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
-    """(claim term, quote term) pairs where the quote names a different alternative or entity in the claim's place."""
+    """(claim term, quote term) pairs where the quote names another alternative or entity in the claim's place.
+
+    Known alternatives (roles, departments, periods, classes) swap when the claim's member is missing from the
+    quote and another member is present; other names swap when a name of the claim is missing from the quote
+    while the quote has a name the claim lacks.
+    """
     claim_tokens, quote_tokens = _canonical_tokens(claim), _canonical_tokens(quote)
-    claim_words, quote_words = [w for w, _ in claim_tokens], [w for w, _ in quote_tokens]
-    claim_set, quote_set = set(claim_words), set(quote_words)
+    claim_set, quote_set = {w for w, _ in claim_tokens}, {w for w, _ in quote_tokens}
+    surfaces = {w: s for w, s in (*quote_tokens, *claim_tokens)}
     swaps: list[tuple[str, str]] = []
     for contrast in _CONTRASTS:
-        ours = (claim_set & contrast) - quote_set
-        theirs = (quote_set & contrast) - claim_set
+        ours, theirs = (claim_set & contrast) - quote_set, (quote_set & contrast) - claim_set
         if ours and theirs:
-            swaps.append((sorted(ours)[0], sorted(theirs)[0]))
-    # Names outside the known sets: an aligned replacement of one capitalised word or acronym by another.
-    matcher = SequenceMatcher(None, claim_words, quote_words, autojunk=False)
-    for op, a0, a1, b0, b1 in matcher.get_opcodes():
-        if op != "replace" or a1 - a0 > 3 or b1 - b0 > 3:
-            continue
-        ours_e = [claim_tokens[i][1] for i in range(a0, a1) if _is_entity(claim_tokens[i][1], i)
-                  and claim_words[i] not in quote_set]
-        theirs_e = [quote_tokens[i][1] for i in range(b0, b1) if _is_entity(quote_tokens[i][1], i)
-                    and quote_words[i] not in claim_set]
-        if ours_e and theirs_e and (ours_e[0].lower(), theirs_e[0].lower()) not in swaps:
-            swaps.append((ours_e[0], theirs_e[0]))
+            swaps.append((surfaces[min(ours)], surfaces[min(theirs)]))
+    taken = {w for pair in swaps for w in key_terms(" ".join(pair))}
+    missing = [(ws, s) for ws, s in _entity_runs(claim) if ws and not ws <= quote_set and not ws & taken]
+    extra = [(ws, s) for ws, s in _entity_runs(quote) if ws and not ws & claim_set and not ws & taken]
+    if missing and extra:
+        swaps.append((missing[0][1], extra[0][1]))
     return tuple(swaps)
+
+
+def negation_scopes(text: str) -> list[tuple[str, frozenset[str]]]:
+    """Each negation cue with the key terms it negates (the next few words; also the previous few for "prohibited")."""
+    cleaned = _NEGATION_EXEMPT.sub(lambda m: " " * len(m.group(0)), text)
+    out = []
+    for m in _NEGATION_RE.finditer(cleaned):
+        cue = m.group(0).lower()
+        scope = key_terms(_CLAUSE_END.split(text[m.end():m.end() + 80])[0])[:4]
+        if cue.startswith(_POSTPOSITIVE):
+            scope += key_terms(_CLAUSE_END.split(text[max(0, m.start() - 60):m.start()])[-1])[-4:]
+        if cue.startswith("non-"):
+            scope += (stem(cue[4:]),)
+        out.append((cue, frozenset(scope)))
+    return out
+
+
+def polarity(text: str, other_terms: Iterable[str]) -> tuple[bool, int]:
+    """(negated, overlap): the parity of the negations in `text` that bear on the other side's terms, and how many
+    of those terms the strongest of them negates. A "never" in a clause about something else is ignored."""
+    others = set(other_terms)
+    relevant = [scope & others for _, scope in negation_scopes(text) if scope & others]
+    return len(relevant) % 2 == 1, max((len(s) for s in relevant), default=0)
 
 
 def negation_cues(text: str) -> list[str]:
     """Negating words in `text`; bounds such as "no later than" and "not to exceed" are not negations."""
-    cleaned = _NEGATION_EXEMPT.sub(" ", text)
-    cues = [m.group(0).lower() for m in _NEGATION_RE.finditer(cleaned)]
-    if "neither" in cues:  # "neither ... nor" negates once
-        cues = [c for c in cues if c != "nor"]
-    return cues
+    return [cue for cue, _ in negation_scopes(text)]
 
 
 def is_negated(text: str) -> bool:

@@ -48,7 +48,7 @@ class EvidenceMatch(BaseModel):
     document: str = Field(description="Title of the chunk's document.")
     path: str = Field("", description="Path of the chunk's document.")
     doc_date: date | None = Field(None, description="Date of the chunk's document, if known.")
-    similarity: float = Field(description="Cosine similarity of claim and chunk (or its best sentence).")
+    similarity: float = Field(description="Cosine similarity of the claim and the deciding quote.")
     support: Support = Field(description="full, partial, none or contradicted.")
     quote: str = Field(description="The sentence(s) of the chunk that decide the support level.")
     match_type: MatchType = Field(description="'cited' when the claim cited this chunk, else 'semantic'.")
@@ -62,7 +62,7 @@ class LedgerEntry(BaseModel):
     verdict: Verdict = Field(description="supported, weak, contradicted or not_found.")
     confidence: float = Field(description="0–1, by the rules of seed 004 §5.2.")
     evidence: list[EvidenceMatch] = Field(default_factory=list, description="Matches, deciding one first.")
-    flags: list[str] = Field(default_factory=list, description="phantom_citation, misattributed, uncited, conflict, ...")
+    flags: list[str] = Field(default_factory=list, description="phantom_citation, misattributed, uncited, conflict...")
     notes: str = Field("", description="Plain-language explanation of the verdict.")
 
 

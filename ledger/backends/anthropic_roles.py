@@ -238,7 +238,8 @@ class ClaudeClaimExtractor(_ClaudeRole):
             bad = sorted({c.sentence for c in out.claims if c.sentence > len(spans)})
             return f"sentence numbers {bad} do not exist (the answer has {len(spans)})" if bad else None
 
-        messages = _user(prompts.tagged("question", question) + "\n\n" + prompts.numbered_sentences([s for s, _, _ in spans]))
+        sentences = prompts.numbered_sentences([s for s, _, _ in spans])
+        messages = _user(prompts.tagged("question", question) + "\n\n" + sentences)
         out = self.client.call_tool(
             "claims", self.settings.judge_model, prompts.CLAIMS_SYSTEM, messages, "submit_claims", ClaimsOutput,
             check=check,
@@ -306,7 +307,9 @@ class ClaudeSupportChecker(_ClaudeRole):
 
         def check(out: SupportOutput) -> str | None:
             missing = sorted(set(range(1, len(unique) + 1)) - {r.pair for r in out.results})
-            return f"no result for pairs {missing}; return one result for each of the {len(unique)} pairs" if missing else None
+            if missing:
+                return f"no result for pairs {missing}; return one result for each of the {len(unique)} pairs"
+            return None
 
         messages = _user(
             prompts.evidence_block(chunks),
@@ -321,7 +324,7 @@ class ClaudeSupportChecker(_ClaudeRole):
         for result in out.results:
             by_pair.setdefault(result.pair, result)
         located = [locate_quote(by_pair[i + 1].quote, chunk.text) for i, (_, chunk) in enumerate(unique)]
-        sims = self._similarities([(claim, q[0] or chunk.text) for (claim, chunk), q in zip(unique, located, strict=True)])
+        sims = self._similarities([(c, q[0] or chunk.text) for (c, chunk), q in zip(unique, located, strict=True)])
         checks = [
             SupportCheck(by_pair[i + 1].support, quote, sim, by_pair[i + 1].reason, "claude", start, end)
             for i, ((quote, start, end), sim) in enumerate(zip(located, sims, strict=True))

@@ -145,7 +145,8 @@ class ClaudeClient:
         }
         if cache_evidence:
             messages = _with_cache_marker(messages)
-        request = {"model": model, "system": system, "tools": [tool], "tool_choice": {"type": "tool", "name": tool_name}}
+        forced = {"type": "tool", "name": tool_name}
+        request = {"model": model, "system": system, "tools": [tool], "tool_choice": forced}
         response = self._create(role, messages=messages, **request)
         result, problem = self._parse(response, tool_name, output_model, check)
         if result is not None:
@@ -176,7 +177,7 @@ class ClaudeClient:
     @staticmethod
     def _correction(response: Message, tool_name: str, problem: str) -> list[dict[str, Any]]:
         """The assistant's bad turn echoed back, then a short user message saying what to fix."""
-        text = f"Your reply was not usable: {problem}. Call the {tool_name} tool again with a corrected, complete input."
+        text = f"Your reply was not usable: {problem}. Call {tool_name} again with a complete, corrected input."
         assistant: list[dict[str, Any]] = []
         results: list[dict[str, Any]] = []
         for block in response.content:

@@ -9,7 +9,7 @@ import traceback
 
 import typer
 
-from ledger.cli import ingest_commands, judge_commands
+from ledger.cli import ask_commands, audit_commands, ingest_commands, judge_commands
 from ledger.cli.console import err_console
 from ledger.errors import EvidenceError
 
@@ -20,6 +20,8 @@ app = typer.Typer(
         "Examples:\n\n"
         "  evidence ingest sample_docs            # index a folder\n\n"
         "  evidence docs                          # what is indexed\n\n"
+        "  evidence ask \"What is the hotel cap?\"  # answer with proof\n\n"
+        "  evidence verify -q QUESTION -f draft.md # check a draft written elsewhere\n\n"
         "Data lives under $EVIDENCE_HOME (default ./.evidence)."
     ),
     no_args_is_help=True,
@@ -28,7 +30,9 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 ingest_commands.register(app)
+ask_commands.register(app)
 judge_commands.register(app)
+audit_commands.register(app)
 
 
 def main() -> None:

@@ -12,7 +12,9 @@ from rich.table import Table
 
 from ledger.cli.console import console, err_console
 
-WorkspaceOpt = Annotated[str | None, typer.Option("--workspace", "-w", help="Workspace (default: $EVIDENCE_WORKSPACE or 'default').")]
+WorkspaceOpt = Annotated[
+    str | None, typer.Option("--workspace", "-w", help="Workspace (default: $EVIDENCE_WORKSPACE or 'default').")
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 
 
@@ -64,8 +66,13 @@ def ingest(
     ingestor = Ingestor(settings, workspace)
     show_bars = not as_json and err_console.is_terminal
     with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err_console, disable=not show_bars, transient=True,
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        disable=not show_bars,
+        transient=True,
     ) as bars:
         report = ingestor.run(paths, prune=prune, progress=_BarProgress(bars))
     if as_json:
@@ -104,8 +111,14 @@ def docs(workspace: WorkspaceOpt = None, as_json: JsonOpt = False) -> None:
     documents = registry.all()
     if as_json:
         rows = [
-            {"path": d.path, "title": d.title, "date": d.date.isoformat() if d.date else None,
-             "date_source": d.date_source, "chunks": d.chunks, "ingested_at": d.ingested_at.isoformat()}
+            {
+                "path": d.path,
+                "title": d.title,
+                "date": d.date.isoformat() if d.date else None,
+                "date_source": d.date_source,
+                "chunks": d.chunks,
+                "ingested_at": d.ingested_at.isoformat(),
+            }
             for d in documents
         ]
         print(json.dumps(rows, indent=2))

@@ -1,8 +1,7 @@
-"""`evidence verify` and `evidence eval`."""
+"""`evidence eval`."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -10,61 +9,7 @@ import typer
 from rich.table import Table
 
 from ledger.cli.console import console, err_console
-from ledger.cli.ingest_commands import JsonOpt, WorkspaceOpt
-
-BackendOpt = Annotated[
-    str | None, typer.Option("--backend", "-b", help="local (offline, default) or anthropic (Claude).")
-]
-
-
-def _settings(backend: str | None):  # type: ignore[no-untyped-def]
-    from ledger.errors import ConfigError
-    from ledger.settings import load_settings
-
-    if backend not in (None, "local", "anthropic"):
-        raise ConfigError(f"--backend must be 'local' or 'anthropic', not {backend!r}")
-    return load_settings(**({"backend": backend} if backend else {}))
-
-
-def verify(
-    question: Annotated[str, typer.Option("--question", "-q", help="The question the draft answers.")],
-    answer_file: Annotated[Path, typer.Option("--answer-file", "-f", help="File holding the draft ('-' for stdin).")],
-    workspace: WorkspaceOpt = None,
-    backend: BackendOpt = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Judge a draft answer written elsewhere: every claim gets a verdict, a confidence and its evidence.
-
-    Examples:
-
-      evidence verify -q "What is the hotel cap?" -f draft.md
-
-      cat draft.md | evidence verify -q "What is the hotel cap?" -f - --json
-    """
-    import sys
-
-    from ledger.errors import EvidenceError
-    from ledger.pipeline import verify_draft
-
-    try:
-        draft = sys.stdin.read() if str(answer_file) == "-" else answer_file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise EvidenceError(f"cannot read the draft {answer_file}: {exc}") from exc
-    if not draft.strip():
-        raise EvidenceError(f"the draft {answer_file} is empty")
-    settings = _settings(backend)
-    with err_console.status("judging the draft…", spinner="dots") if not as_json else _nothing():
-        result = verify_draft(question, draft, settings=settings, workspace=workspace)
-    _emit(result, as_json)
-
-
-def _emit(result, as_json: bool) -> None:  # type: ignore[no-untyped-def]
-    from ledger.cli.render import render_run
-
-    if as_json:
-        print(result.model_dump_json())
-    else:
-        render_run(console, result)
+from ledger.cli.ingest_commands import JsonOpt
 
 
 class _nothing:
@@ -93,8 +38,9 @@ def eval_(
     from ingest.embedding import Embedder
     from ledger.evaluation import judge_items, load_items, predicted_label, score, write_predictions
     from ledger.nli import load_support_checker
+    from ledger.settings import load_settings
 
-    settings = _settings(None)
+    settings = load_settings()
     items = load_items(file)
     checker = load_support_checker(settings, Embedder(settings.embedding))
     with err_console.status(f"judging {len(items)} items…", spinner="dots") if not as_json else _nothing():
@@ -105,8 +51,9 @@ def eval_(
     if as_json:
         print(report.model_dump_json())
         return
-    table = Table(title=f"{report.n} items · balanced accuracy {report.balanced_accuracy:.3f} · "
-                        f"accuracy {report.accuracy:.3f}")
+    table = Table(
+        title=f"{report.n} items · balanced accuracy {report.balanced_accuracy:.3f} · accuracy {report.accuracy:.3f}"
+    )
     for col in ("label", "precision", "recall", "f1", "n"):
         table.add_column(col, justify="right" if col != "label" else "left")
     for label, row in report.per_label.items():
@@ -124,5 +71,4 @@ def eval_(
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
-    app.command()(verify)
     app.command("eval")(eval_)

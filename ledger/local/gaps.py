@@ -89,14 +89,24 @@ def question_parts(question: str) -> list[QuestionPart]:
     return parts
 
 
+def stems_cover(wanted: frozenset[str], have: frozenset[str] | set[str]) -> int:
+    """How many wanted stems `have` contains; a shared prefix of 4+ letters counts ("mileag" and "mile")."""
+    count = 0
+    for stem in wanted:
+        if stem in have or (len(stem) >= 4 and any(h.startswith(stem) or (len(h) >= 4 and stem.startswith(h))
+                                                    for h in have)):
+            count += 1
+    return count
+
+
 def part_coverage(part: QuestionPart, claim_texts: list[str]) -> float:
     """Share of a part's focus stems found in the claims that mention any of them (1.0 when it has none)."""
     if not part.focus:
         return 1.0
-    found: set[str] = set()
+    have: set[str] = set()
     for text in claim_texts:
-        found |= part.focus & content_stems(text)
-    return len(found) / len(part.focus)
+        have |= content_stems(text)
+    return stems_cover(part.focus, have) / len(part.focus)
 
 
 def part_covered(part: QuestionPart, claim_texts: list[str], min_share: float = 0.5) -> bool:
@@ -104,7 +114,7 @@ def part_covered(part: QuestionPart, claim_texts: list[str], min_share: float = 
     if part_coverage(part, claim_texts) < min_share:
         return False
     if part.wants_figure and part.focus:
-        return any(contains_numeric(t) and part.focus & content_stems(t) for t in claim_texts)
+        return any(contains_numeric(t) and stems_cover(part.focus, content_stems(t)) for t in claim_texts)
     return True
 
 

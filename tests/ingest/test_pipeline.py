@@ -18,7 +18,9 @@ def _write_corpus(root: Path, n: int = 4) -> list[Path]:
     paths = []
     for i in range(n):
         p = root / f"policy_{i}.md"
-        p.write_text(f"# Policy {i}\n\nEffective date: 2026-0{i + 1}-01\n\nRule {i}: approvals need {i + 1} signatures.\n")
+        p.write_text(
+            f"# Policy {i}\n\nEffective date: 2026-0{i + 1}-01\n\nRule {i}: approvals need {i + 1} signatures.\n"
+        )
         paths.append(p)
     return paths
 
@@ -39,7 +41,10 @@ def test_second_run_adds_nothing_and_reports_every_document_unchanged(ingestor: 
     assert (first.documents_added, first.chunks_added, first.failed) == (4, 4, [])
     second = ingestor.run([tmp_path / "docs"])
     assert (second.documents_added, second.documents_updated, second.documents_unchanged, second.chunks_added) == (
-        0, 0, 4, 0,
+        0,
+        0,
+        4,
+        0,
     )
     assert ingestor.store.count() == 4
     _agree(ingestor)

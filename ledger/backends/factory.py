@@ -1,0 +1,66 @@
+"""Build a backend's judge and roles from settings: `local` (offline) or `anthropic` (Claude)."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import TYPE_CHECKING
+
+from ingest.embedding import Embedder
+from ledger.judge import Judge
+from ledger.roles import CallMeter
+from ledger.settings import Settings
+
+if TYPE_CHECKING:
+    from ledger.pipeline import Roles
+
+
+def build_backend(
+    settings: Settings,
+    *,
+    workspace: str | None = None,
+    today: date | None = None,
+    judge: Judge | None = None,
+    embedder: Embedder | None = None,
+    http_client: object | None = None,
+) -> tuple[Judge, Roles]:
+    """The judge and roles of `settings.backend`; `http_client` lets tests fake Claude at the HTTP layer."""
+    from ledger.pipeline import Roles
+
+    embedder = embedder or (judge.embedder if judge else Embedder(settings.embedding))
+    meter = CallMeter()
+    if settings.backend == "anthropic":
+        from ledger.backends.anthropic_roles import (
+            ClaudeClaimExtractor,
+            ClaudeReviser,
+            ClaudeSkeptic,
+            ClaudeSupportChecker,
+            ClaudeWriter,
+        )
+        from ledger.backends.claude import ClaudeClient
+
+        client = ClaudeClient(settings.anthropic, meter, http_client=http_client)
+        extractor = ClaudeClaimExtractor(client, settings.anthropic)
+        judge = judge or Judge(
+            settings, workspace=workspace, embedder=embedder, today=today,
+            checker=ClaudeSupportChecker(client, settings.anthropic), extractor=extractor,
+        )
+        roles = Roles(
+            writer=ClaudeWriter(client, settings.anthropic),
+            skeptic=ClaudeSkeptic(client, settings.anthropic),
+            reviser=ClaudeReviser(client, settings.anthropic),
+            gaps=extractor,
+            meter=meter,
+        )
+        return judge, roles
+
+    from ledger.local import LocalGapFinder, LocalWriter, RuleReviser, RuleSkeptic
+
+    judge = judge or Judge(settings, workspace=workspace, embedder=embedder, today=today)
+    writer = LocalWriter(embedder, settings)
+    return judge, Roles(
+        writer=writer,
+        skeptic=RuleSkeptic(),
+        reviser=RuleReviser(embedder, settings),
+        gaps=LocalGapFinder(),
+        meter=meter,
+    )
