@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from ingest.types import Chunk
-from ledger.quantities import Agreement, compare_quantities, extract_quantities
+from ledger.quantities import Agreement, QuantityMatch, compare_quantities, extract_quantities
 from ledger.sentences import split_sentences
 from ledger.settings import JudgeSettings
-from ledger.terms import coverage, find_swaps, is_negated, key_terms
+from ledger.terms import coverage, find_swaps, key_terms, polarity
 from ledger.types import Support
 
 if TYPE_CHECKING:
@@ -53,27 +53,31 @@ class SupportFeatures:
     """What the rules look at when comparing a claim with a candidate quote."""
 
     similarity: float  # cosine similarity of claim and quote embeddings
-    coverage: float  # share of the claim's key terms found in the quote (stemmed)
+    coverage: float  # share of the claim's key terms found in the quote (stemmed; swapped names left out)
     missing_terms: tuple[str, ...] = ()
     quantities: Agreement = Agreement()
-    claim_negated: bool = False
+    claim_negated: bool = False  # polarity of the negations that bear on the other side's terms
     quote_negated: bool = False
-    swaps: tuple[tuple[str, str], ...] = ()  # (claim term, quote term): same statement about another entity
+    negation_anchor: int = 0  # how many of the other side's terms the deciding negation covers
+    swaps: tuple[tuple[str, str], ...] = ()  # (claim term, quote term): the same statement about another entity
 
 
 @dataclass(frozen=True)
 class Thresholds:
     """Cut-offs of the local rules; cosine values are for all-MiniLM-L6-v2."""
 
-    full_similarity: float = 0.72  # paraphrase level: with the key terms present, the quote states the claim
+    on_topic_similarity: float = 0.55  # a flipped polarity or a swapped name counts only when on the same topic
+    on_topic_coverage: float = 0.6
+    conflict_similarity: float = 0.3  # figures are matched by their context; this only excludes the unrelated
+    full_similarity: float = 0.72  # paraphrase level: with most key terms present, the quote states the claim
     full_coverage: float = 0.6
     exact_coverage_similarity: float = 0.6  # every key term present: a lower similarity still means full
+    paraphrase_similarity: float = 0.8  # so close that different words are a paraphrase
+    figure_similarity: float = 0.5  # every figure matched where the claim's words are: a lower similarity will do
     related_similarity: float = 0.5  # below this with little term overlap, the quote is about something else
     related_coverage: float = 0.5
-    contradiction_similarity: float = 0.55  # a conflicting figure or a flipped polarity counts only on this topic
-    contradiction_coverage: float = 0.6
-    partial_similarity: float = 0.6
-    partial_coverage: float = 0.5
+    partial_similarity: float = 0.65
+    partial_coverage: float = 0.7
 
 
 DEFAULT_THRESHOLDS = Thresholds()
@@ -85,52 +89,68 @@ def features(claim: str, quote: str, similarity: float, polarity_text: str | Non
     `polarity_text` is the part of the quote whose polarity counts (by default all of it): of two neighbouring
     sentences, a "not" in the one that is about something else must not flip the claim.
     """
-    claim_terms = key_terms(claim)
+    claim_terms, quote_terms = key_terms(claim), key_terms(quote)
     swaps = find_swaps(claim, quote)
-    swapped = {a.lower() for a, _ in swaps}
-    share, missing = coverage(tuple(t for t in claim_terms if t not in swapped), key_terms(quote))
+    ours = {t for a, _ in swaps for t in key_terms(a)}
+    theirs = {t for _, b in swaps for t in key_terms(b)}
+    share, missing = coverage(tuple(t for t in claim_terms if t not in ours), quote_terms)
+    agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
+    # A rival figure that the evidence gives for another entity says nothing about the claim's entity.
+    agreement = Agreement(tuple(
+        QuantityMatch(m.claim, "absent") if m.status == "conflict" and m.evidence is not None
+        and m.evidence.about & theirs and not m.evidence.about & ours else m
+        for m in agreement.matches
+    ))
+    claim_negated, claim_anchor = polarity(claim, quote_terms)
+    quote_negated, quote_anchor = polarity(quote if polarity_text is None else polarity_text, claim_terms)
     return SupportFeatures(
         similarity=float(similarity),
         coverage=share,
         missing_terms=missing,
-        quantities=compare_quantities(extract_quantities(claim), extract_quantities(quote)),
-        claim_negated=is_negated(claim),
-        quote_negated=is_negated(quote if polarity_text is None else polarity_text),
+        quantities=agreement,
+        claim_negated=claim_negated,
+        quote_negated=quote_negated,
+        negation_anchor=max(claim_anchor, quote_anchor),
         swaps=swaps,
     )
 
 
 def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
     """(support, rule, reason): the rules of `decide_support`."""
-    on_topic = f.similarity >= t.contradiction_similarity and f.coverage >= t.contradiction_coverage
-    conflicts = f.quantities.conflicts
-    if conflicts and on_topic:
-        m = conflicts[0]
+    on_topic = f.similarity >= t.on_topic_similarity and f.coverage >= t.on_topic_coverage
+    q = f.quantities
+    flipped = f.claim_negated != f.quote_negated
+    if q.conflicts and f.similarity >= t.conflict_similarity:
+        m = q.conflicts[0]
         rule = "date" if m.claim.kind in ("date", "weekday") else "quantity"
         evidence_text = m.evidence.text if m.evidence else "another figure"
         return "contradicted", rule, f"evidence says {evidence_text}, claim says {m.claim.text}"
-    if f.claim_negated != f.quote_negated and on_topic:
+    if flipped and not q.absent and (on_topic or (f.negation_anchor >= 2 and f.similarity >= t.related_similarity)):
         said = "negates it" if f.quote_negated else "states it without the negation"
         return "contradicted", "negation", f"same statement, opposite polarity: the evidence {said}"
-    if f.swaps and on_topic and not f.quantities.absent:
+    if f.swaps and on_topic and not q.absent:
         ours, theirs = f.swaps[0]
         return "contradicted", "swap", f"evidence says {theirs}, claim says {ours}"
-    related = f.similarity >= t.related_similarity or f.coverage >= t.related_coverage
-    if not related:
+    if f.similarity < t.related_similarity and f.coverage < t.related_coverage:
         return "none", "none", f"the evidence does not address the claim (similarity {f.similarity:.2f})"
-    clean = not (conflicts or f.swaps or f.quantities.absent) and f.claim_negated == f.quote_negated
+    clean = not (q.conflicts or f.swaps or q.absent or flipped)
+    figures_anchored = bool(q.matched) and all(m.anchor >= 2 for m in q.matched)
     if clean and (
         (f.similarity >= t.full_similarity and f.coverage >= t.full_coverage)
         or (f.similarity >= t.exact_coverage_similarity and f.coverage >= 1.0)
+        or f.similarity >= t.paraphrase_similarity
+        or (figures_anchored and f.similarity >= t.figure_similarity and f.coverage >= t.related_coverage)
     ):
-        matched = f.quantities.matched
-        figures = f"; figures agree ({', '.join(m.claim.text for m in matched)})" if matched else ""
+        figures = f"; figures agree ({', '.join(m.claim.text for m in q.matched)})" if q.matched else ""
         return "full", "full", f"the quote states the claim (similarity {f.similarity:.2f}){figures}"
-    if f.similarity >= t.partial_similarity and f.coverage >= t.partial_coverage and not (conflicts or f.swaps):
-        gaps = [f"'{m.claim.text}'" for m in f.quantities.absent] + [f"'{w}'" for w in f.missing_terms]
-        if f.claim_negated != f.quote_negated:
-            gaps.append("the polarity")
+    if (
+        f.similarity >= t.partial_similarity and f.coverage >= t.partial_coverage
+        and not (q.conflicts or f.swaps or flipped) and (q.matched or not q.absent)
+    ):
+        gaps = [f"'{m.claim.text}'" for m in q.absent] + [f"'{w}'" for w in f.missing_terms]
         return "partial", "partial", "the quote supports part of the claim; not found: " + (", ".join(gaps) or "—")
+    if q.absent and not q.matched:
+        return "none", "none", f"the evidence does not give the claim's figure {q.absent[0].claim.text}"
     return "none", "none", f"related evidence that does not state the claim (similarity {f.similarity:.2f})"
 
 
@@ -238,17 +258,19 @@ class LocalSupportChecker:
             for s, c in zip(sims, candidates, strict=True)
         ]
         order = sorted(range(len(candidates)), key=lambda i: -scores[i])[: self.top_candidates]
-        best: tuple[int, int, SupportCheck] | None = None
-        for rank, i in enumerate(order):
+        checks = []
+        for i in order:
             cand = candidates[i]
-            polarity = cand.polarity or self._closest_sentence(claim_terms, cand.text)
-            support, rule, reason = _decide(features(claim, cand.text, sims[i], polarity), self.thresholds)
-            check = SupportCheck(support, cand.text, float(sims[i]), reason, rule, cand.start, cand.end)
-            key = (_PRIORITY[support], -rank)
-            if best is None or key > best[:2]:
-                best = (*key, check)
-        assert best is not None
-        return best[2]
+            polarity_text = cand.polarity or self._closest_sentence(claim_terms, cand.text)
+            support, rule, reason = _decide(features(claim, cand.text, sims[i], polarity_text), self.thresholds)
+            checks.append((scores[i], SupportCheck(support, cand.text, float(sims[i]), reason, rule, cand.start,
+                                                   cand.end)))
+        # Full support and contradiction both decide; between them the quote closer to the claim wins. Partial or
+        # none only when no quote decides.
+        deciding = [(score, c) for score, c in checks if c.support in ("full", "contradicted")]
+        if deciding:
+            return max(deciding, key=lambda sc: sc[0])[1]
+        return max(checks, key=lambda sc: (_PRIORITY[sc[1].support], sc[0]))[1]
 
     @staticmethod
     def _closest_sentence(claim_terms: tuple[str, ...], text: str) -> str:

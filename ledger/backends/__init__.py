@@ -8,13 +8,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ledger.backends.anthropic_roles import (
         ClaudeClaimExtractor,
-        ClaudeGapFinder,
         ClaudeReviser,
-        ClaudeRoles,
         ClaudeSkeptic,
         ClaudeSupportChecker,
         ClaudeWriter,
-        claude_roles,
     )
     from ledger.backends.claude import ClaudeClient
 
@@ -23,23 +20,17 @@ _LAZY = {
     "ClaudeWriter": "ledger.backends.anthropic_roles",
     "ClaudeSkeptic": "ledger.backends.anthropic_roles",
     "ClaudeClaimExtractor": "ledger.backends.anthropic_roles",
-    "ClaudeGapFinder": "ledger.backends.anthropic_roles",
     "ClaudeSupportChecker": "ledger.backends.anthropic_roles",
     "ClaudeReviser": "ledger.backends.anthropic_roles",
-    "ClaudeRoles": "ledger.backends.anthropic_roles",
-    "claude_roles": "ledger.backends.anthropic_roles",
 }
 
 __all__ = [
     "ClaudeClaimExtractor",
     "ClaudeClient",
-    "ClaudeGapFinder",
     "ClaudeReviser",
-    "ClaudeRoles",
     "ClaudeSkeptic",
     "ClaudeSupportChecker",
     "ClaudeWriter",
-    "claude_roles",
 ]
 
 

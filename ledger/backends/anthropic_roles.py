@@ -7,19 +7,15 @@ skeptic, one claim extraction (which also answers the gap finder) and one batche
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, overload
 
-import httpx2
 from pydantic import BaseModel, Field
 
 from ingest.types import Chunk
 from ledger.backends import prompts
 from ledger.backends.claude import ClaudeClient
 from ledger.risks import NO_EVIDENCE_ANSWER
-from ledger.roles import CallMeter
 from ledger.sentences import parse_citations, split_sentences
 from ledger.settings import AnthropicSettings
 from ledger.support import SupportCheck
@@ -35,8 +31,6 @@ from ledger.types import (
 )
 
 if TYPE_CHECKING:
-    import anthropic
-
     from ingest.embedding import Embedder
 
 
@@ -120,17 +114,15 @@ def locate_quote(quote: str, text: str) -> tuple[str, int, int]:
         return loose.group(0), loose.start(), loose.end()
     # Not verbatim: show a real sentence of the evidence rather than words the model put in its mouth.
     words = set(re.findall(r"\w+", wanted.lower()))
-    spans = split_sentences(text)
-    if not spans or not words:
-        return "", 0, 0
-    best = max(spans, key=lambda s: len(words & set(re.findall(r"\w+", s[0].lower()))))
-    return best
+    overlaps = [(len(words & set(re.findall(r"\w+", s.lower()))), (s, a, b)) for s, a, b in split_sentences(text)]
+    best = max(overlaps, key=lambda o: o[0], default=(0, ("", 0, 0)))
+    return best[1] if best[0] else ("", 0, 0)
 
 
 class _ClaudeRole:
-    def __init__(self, client: ClaudeClient) -> None:
+    def __init__(self, client: ClaudeClient, settings: AnthropicSettings | None = None) -> None:
         self.client = client
-        self.settings = client.settings
+        self.settings = settings or client.settings
 
 
 class ClaudeWriter(_ClaudeRole):
@@ -207,18 +199,22 @@ class _Extraction:
 class ClaudeClaimExtractor(_ClaudeRole):
     """Claims (seed 004 §3) plus completeness and gaps from ONE judge-model call; also the run's GapFinder."""
 
-    def __init__(self, client: ClaudeClient) -> None:
-        super().__init__(client)
+    def __init__(self, client: ClaudeClient, settings: AnthropicSettings | None = None) -> None:
+        super().__init__(client, settings)
         self._last: tuple[tuple[str, str], _Extraction] | None = None
 
-    def run(self, question: str, answer: str) -> list[Claim]:
-        """The claims of `answer`, ids c1.., spans in the answer, cited hashes from the sentence's anchors."""
-        return self.extract(question, answer).claims
+    @overload
+    def run(self, question: str, answer: str) -> list[Claim]: ...
 
-    def gaps(self, question: str, answer: str) -> tuple[float, list[str]]:
-        """(completeness 0–1, parts of the question the answer leaves uncovered)."""
+    @overload
+    def run(self, question: str, answer: str, evidence: list[Chunk]) -> tuple[float, list[str]]: ...
+
+    def run(
+        self, question: str, answer: str, evidence: list[Chunk] | None = None
+    ) -> list[Claim] | tuple[float, list[str]]:
+        """ClaimExtractor: the claims. GapFinder (with evidence): (completeness, gaps) from the same cached call."""
         found = self.extract(question, answer)
-        return found.completeness, found.gaps
+        return found.claims if evidence is None else (found.completeness, found.gaps)
 
     def extract(self, question: str, answer: str) -> _Extraction:
         """The extraction of the last (question, answer) is reused: the judge and the gap report share one call."""
@@ -260,24 +256,15 @@ class ClaudeClaimExtractor(_ClaudeRole):
         return _Extraction(claims, out.completeness, [g.strip() for g in out.gaps if g.strip()])
 
 
-class ClaudeGapFinder:
-    """Completeness and gaps read from the extractor's call for the same answer: no call of its own."""
-
-    def __init__(self, extractor: ClaudeClaimExtractor) -> None:
-        self.extractor = extractor
-
-    def run(self, question: str, answer: str, evidence: list[Chunk]) -> tuple[float, list[str]]:
-        """(completeness 0–1, parts of the question the answer leaves uncovered)."""
-        return self.extractor.gaps(question, answer)
-
-
 class ClaudeSupportChecker(_ClaudeRole):
     """Support levels for every (claim, chunk) pair of a round in ONE judge-model call; pairs deduplicated."""
 
     name = "claude"
 
-    def __init__(self, client: ClaudeClient, embedder: Embedder | None = None) -> None:
-        super().__init__(client)
+    def __init__(
+        self, client: ClaudeClient, settings: AnthropicSettings | None = None, embedder: Embedder | None = None
+    ) -> None:
+        super().__init__(client, settings)
         self._embedder = embedder
 
     @property
@@ -336,44 +323,3 @@ class ClaudeSupportChecker(_ClaudeRole):
         texts = list(dict.fromkeys(t for pair in pairs for t in pair))
         vectors = dict(zip(texts, self.embedder.encode(texts), strict=True))
         return [float(vectors[a] @ vectors[b]) for a, b in pairs]
-
-
-@dataclass
-class ClaudeRoles:
-    """Every role of the anthropic backend, sharing one client and one call meter."""
-
-    client: ClaudeClient
-    writer: ClaudeWriter
-    skeptic: ClaudeSkeptic
-    extractor: ClaudeClaimExtractor
-    checker: ClaudeSupportChecker
-    gap_finder: ClaudeGapFinder
-    reviser: ClaudeReviser
-
-    @property
-    def meter(self) -> CallMeter:
-        """Calls and tokens so far."""
-        return self.client.meter
-
-
-def claude_roles(
-    settings: AnthropicSettings | None = None,
-    meter: CallMeter | None = None,
-    *,
-    http_client: httpx2.Client | None = None,
-    client: anthropic.Anthropic | None = None,
-    embedder: Embedder | None = None,
-    sleep: Callable[[float], None] = time.sleep,
-) -> ClaudeRoles:
-    """The anthropic backend's roles; raises ConfigError when no API key is set (and no client is given)."""
-    claude = ClaudeClient(settings, meter, http_client, client=client, sleep=sleep)
-    extractor = ClaudeClaimExtractor(claude)
-    return ClaudeRoles(
-        client=claude,
-        writer=ClaudeWriter(claude),
-        skeptic=ClaudeSkeptic(claude),
-        extractor=extractor,
-        checker=ClaudeSupportChecker(claude, embedder),
-        gap_finder=ClaudeGapFinder(extractor),
-        reviser=ClaudeReviser(claude),
-    )

@@ -20,7 +20,7 @@ from ingest.embedding import Embedder
 from ingest.types import Chunk
 from ledger.claims import contains_numeric, content_stems, exclusion_reason
 from ledger.local.gaps import QuestionPart, focus_stems, question_parts, stems_cover, wants_figure
-from ledger.quantities import compare_quantities, extract_quantities
+from ledger.quantities import Quantity, compare_quantities, extract_quantities
 from ledger.risks import NO_EVIDENCE_ANSWER
 from ledger.sentences import ABBREVIATIONS, split_sentences
 from ledger.settings import RevisionSettings, Settings
@@ -33,6 +33,8 @@ ANSWER_BAR = 0.55  # the best unit must score this to count as an answer
 STRONG_SIMILARITY = 0.62  # a unit this similar answers even when it shares few focus words (paraphrase)
 RUNNER_UP_MARGIN = 0.1  # further units join when they score within this of the best
 MAX_SENTENCES = 4
+FIGURE_MATCH = 0.1  # a unit stating the question's own figure ("above $20,000") is likelier the answer
+UNKNOWN_WORD_SIMILARITY = 0.75  # below this, a question word absent from all evidence means "not answered"
 NEAR_DUPLICATE = 0.8  # Jaccard of content stems above which two units say the same thing
 
 
@@ -91,14 +93,18 @@ class LocalWriter:
         if not units:
             return WrittenAnswer(NO_EVIDENCE_ANSWER, answered=False, missing="the evidence has no quotable sentence")
         parts = question_parts(question) or [QuestionPart(question, focus_stems(question), wants_figure(question))]
+        known: set[str] = set().union(*(u.stems for u in units))
+        # Short stems ("fli" of "fly") are too often verbs the evidence words differently to mean anything.
+        unknown = frozenset(s for p in parts for s in p.focus if len(s) >= 4 and not stems_cover(frozenset({s}), known))
         vectors = self.embedder.encode([question] + [p.text for p in parts] + [u.scored_text for u in units])
         q_vec, part_vecs, unit_vecs = vectors[0], vectors[1 : 1 + len(parts)], vectors[1 + len(parts) :]
         whole = QuestionPart(question, frozenset().union(*(p.focus for p in parts)), wants_figure(question))
-        scores = self._scores(whole, q_vec, units, unit_vecs)
+        figures = extract_quantities(_COMPARATIVES.sub(_plain_comparative, question))
+        scores = self._scores(whole, figures, q_vec, units, unit_vecs)
         chosen: list[int] = []
         for part, vec in zip(parts, part_vecs, strict=True):
-            part_scores = self._scores(part, vec, units, unit_vecs) if len(parts) > 1 else scores
-            best = self._best_answer(part, part_scores, units, unit_vecs @ vec)
+            part_scores = self._scores(part, figures, vec, units, unit_vecs) if len(parts) > 1 else scores
+            best = self._best_answer(part, part_scores, units, unit_vecs @ vec, unknown)
             if best is not None and best not in chosen:
                 chosen.append(best)
         if not chosen:
@@ -108,30 +114,48 @@ class LocalWriter:
         for i in np.argsort(-np.asarray(scores), kind="stable"):
             if len(chosen) >= MAX_SENTENCES or scores[i] < max(ANSWER_BAR, top_score - RUNNER_UP_MARGIN):
                 break
-            chosen.append(int(i))
+            if self._best_answer(whole, [scores[i]], [units[i]], unit_vecs[i : i + 1] @ q_vec, unknown) is not None:
+                chosen.append(int(i))  # a runner-up must itself answer: on topic, with a figure when one is asked
         picked = self._prune([units[i] for i in dict.fromkeys(chosen)])
-        picked.sort(key=lambda u: u.order)
-        by_doc = {u.chunk.document_id: max(scores[units.index(v)] for v in picked if v.chunk.document_id ==
-                                           u.chunk.document_id) for u in picked}
-        picked.sort(key=lambda u: -by_doc[u.chunk.document_id])  # stable: document order within a document
+        rank = {id(u): scores[units.index(u)] for u in picked}
+        best_of_doc: dict[str, float] = {}
+        for u in picked:
+            best_of_doc[u.chunk.document_id] = max(best_of_doc.get(u.chunk.document_id, 0.0), rank[id(u)])
+        # Documents by their best sentence; within a document, the document's own order reads naturally.
+        picked.sort(key=lambda u: (-best_of_doc[u.chunk.document_id], u.order))
         text = " ".join(cite(u.text, [u.chunk.hash]) for u in picked)
-        return WrittenAnswer(text, answered=True, units=picked, scores=[scores[units.index(u)] for u in picked])
+        return WrittenAnswer(text, answered=True, units=picked, scores=[rank[id(u)] for u in picked])
 
-    def _scores(self, part: QuestionPart, vec: np.ndarray, units: list[Unit], unit_vecs: np.ndarray) -> list[float]:
+    @staticmethod
+    def _scores(
+        part: QuestionPart, figures: list[Quantity], vec: np.ndarray, units: list[Unit], unit_vecs: np.ndarray
+    ) -> list[float]:
+        """Similarity + focus-word share + a bonus for a wanted figure, ± agreement with the question's own figures."""
         sims = unit_vecs @ vec
         out = []
         for unit, sim in zip(units, sims, strict=True):
-            overlap = stems_cover(part.focus, unit.stems) / len(part.focus) if part.focus else 0.0
-            bonus = FIGURE_BONUS if part.wants_figure and unit.has_figure else 0.0
-            out.append(float(sim) + OVERLAP_WEIGHT * overlap + bonus)
+            score = float(sim)
+            if part.focus:
+                score += OVERLAP_WEIGHT * stems_cover(part.focus, unit.stems) / len(part.focus)
+            if part.wants_figure and unit.has_figure:
+                score += FIGURE_BONUS
+            if figures and unit.quantities:
+                # "longer than 6 hours" should find "6 hours or longer", not "under 6 hours".
+                agreement = compare_quantities(figures, unit.quantities)
+                score += FIGURE_MATCH if agreement.matched else -FIGURE_MATCH if agreement.conflicts else 0.0
+            out.append(score)
         return out
 
-    def _best_answer(self, part: QuestionPart, scores: list[float], units: list[Unit], sims: np.ndarray) -> int | None:
+    def _best_answer(
+        self, part: QuestionPart, scores: list[float], units: list[Unit], sims: np.ndarray, unknown: frozenset[str]
+    ) -> int | None:
         """The unit that answers a part, or None: relevant enough, on its focus words, with a figure if asked."""
         for i in np.argsort(-np.asarray(scores), kind="stable"):
             unit, score, sim = units[i], scores[i], float(sims[i])
             if score < ANSWER_BAR or sim < self.settings.min_relevance:
                 return None
+            if part.focus & unknown and sim < UNKNOWN_WORD_SIMILARITY:
+                return None  # the question names something no evidence sentence mentions ("in Europe")
             covered = stems_cover(part.focus, unit.stems)
             on_topic = not part.focus or covered * 2 >= len(part.focus) or sim >= STRONG_SIMILARITY
             if on_topic and (not part.wants_figure or unit.has_figure):
@@ -157,6 +181,14 @@ class LocalWriter:
             elif _newer(unit, clash):
                 kept[kept.index(clash)] = unit
         return kept
+
+
+_COMPARATIVES = re.compile(r"\b(?:(longer|later|greater|higher|bigger|larger)|(shorter|earlier|smaller|lower))\s+than\b", re.I)
+
+
+def _plain_comparative(match: re.Match[str]) -> str:
+    """"longer than 6 hours" → "more than 6 hours", which the quantity parser reads as a lower bound."""
+    return "more than" if match.group(1) else "less than"
 
 
 def _newer(a: Unit, b: Unit) -> bool:
@@ -221,6 +253,11 @@ class Unit:
     def stems(self) -> frozenset[str]:
         """Content stems, for focus overlap and near-duplicate tests."""
         return frozenset(content_stems(self.text))
+
+    @cached_property
+    def quantities(self) -> list[Quantity]:
+        """Its figures, normalised."""
+        return extract_quantities(self.text)
 
     @property
     def has_figure(self) -> bool:
@@ -300,6 +337,8 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
             if clean.endswith(":"):
                 lead = clean[:-1]  # "Required documents:" gives the items under it their subject
                 continue
+            if clean[:1].islower() and not text[:at].strip():
+                continue  # the chunk starts mid-sentence: the head of this sentence is in the previous chunk
             if reason is not None or not MIN_UNIT_WORDS <= len(clean.split()) <= MAX_UNIT_WORDS:
                 continue
             line_start = text.rfind("\n", 0, at) + 1

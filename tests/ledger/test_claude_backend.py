@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 from datetime import date
 
 import pytest
 
 from ingest.types import Chunk
-from ledger.backends import claude_roles
-from ledger.backends.anthropic_roles import ClaudeRoles, locate_quote
-from ledger.backends.claude import ClaudeClient
+from ledger.backends import (
+    ClaudeClaimExtractor,
+    ClaudeClient,
+    ClaudeReviser,
+    ClaudeSkeptic,
+    ClaudeSupportChecker,
+    ClaudeWriter,
+)
+from ledger.backends.anthropic_roles import locate_quote
 from ledger.backends.prompts import neutralise
 from ledger.errors import ConfigError, MalformedOutputError, ModelError
 from ledger.metrics import summarize
@@ -59,6 +66,33 @@ CLAIMS = [
 ]
 
 
+@dataclass
+class Roles:
+    """The anthropic backend's roles on one client, wired as the factory wires them."""
+
+    client: ClaudeClient
+    writer: ClaudeWriter
+    skeptic: ClaudeSkeptic
+    extractor: ClaudeClaimExtractor
+    checker: ClaudeSupportChecker
+    reviser: ClaudeReviser
+
+    @classmethod
+    def on(cls, client: ClaudeClient) -> Roles:
+        settings = client.settings
+        return cls(client, ClaudeWriter(client, settings), ClaudeSkeptic(client, settings),
+                   ClaudeClaimExtractor(client, settings), ClaudeSupportChecker(client, settings, HashEmbedder()),
+                   ClaudeReviser(client, settings))
+
+    @property
+    def gap_finder(self) -> ClaudeClaimExtractor:
+        return self.extractor  # completeness and gaps come from the extraction call
+
+    @property
+    def meter(self) -> CallMeter:
+        return self.client.meter
+
+
 def support_reply(claims: int, chunks: int = 3) -> dict:
     """A support result for every pair of `claims` claims × `chunks` chunks."""
     results = [
@@ -85,8 +119,8 @@ def settings() -> AnthropicSettings:
 
 
 @pytest.fixture
-def roles(fake: FakeClaude, sleeps: list[float], settings: AnthropicSettings) -> ClaudeRoles:
-    return claude_roles(settings, CallMeter(), client=fake.client(), embedder=HashEmbedder(), sleep=sleeps.append)
+def roles(fake: FakeClaude, sleeps: list[float], settings: AnthropicSettings) -> Roles:
+    return Roles.on(ClaudeClient(settings, CallMeter(), client=fake.client(), sleep=sleeps.append))
 
 
 def flawed_ledger() -> tuple[EvidenceLedger, RevisionDecision]:
@@ -109,7 +143,7 @@ def flawed_ledger() -> tuple[EvidenceLedger, RevisionDecision]:
     return EvidenceLedger(entries=entries, summary=summarize(entries)), decision
 
 
-def run_round(roles: ClaudeRoles, fake: FakeClaude, *, revise: bool) -> None:
+def run_round(roles: Roles, fake: FakeClaude, *, revise: bool) -> None:
     """One revision round of the loop, with every role on the fake."""
     written = {"input_tokens": 1000, "cache_creation_input_tokens": 800}
     fake.enqueue_tool("submit_answer", {"answer": REVISED if revise else ANSWER}, usage=written)
@@ -132,7 +166,7 @@ def run_round(roles: ClaudeRoles, fake: FakeClaude, *, revise: bool) -> None:
 # -- structured output of each role ------------------------------------------------------------------------------
 
 
-def test_writer_returns_the_answer_from_the_forced_tool_on_the_writer_model(roles: ClaudeRoles, fake: FakeClaude):
+def test_writer_returns_the_answer_from_the_forced_tool_on_the_writer_model(roles: Roles, fake: FakeClaude):
     fake.enqueue_tool("submit_answer", {"answer": f"  {ANSWER}\n"})
     assert roles.writer.run(QUESTION, CHUNKS) == ANSWER
     request = fake.requests[0]
@@ -143,12 +177,12 @@ def test_writer_returns_the_answer_from_the_forced_tool_on_the_writer_model(role
     assert "$ref" not in str(request["tools"])
 
 
-def test_writer_without_evidence_answers_canned_and_calls_nobody(roles: ClaudeRoles, fake: FakeClaude):
+def test_writer_without_evidence_answers_canned_and_calls_nobody(roles: Roles, fake: FakeClaude):
     assert roles.writer.run(QUESTION, []) == NO_EVIDENCE_ANSWER
     assert fake.requests == [] and roles.meter.calls == 0
 
 
-def test_skeptic_critique_is_parsed_on_the_judge_model(roles: ClaudeRoles, fake: FakeClaude):
+def test_skeptic_critique_is_parsed_on_the_judge_model(roles: Roles, fake: FakeClaude):
     fake.enqueue_tool("submit_critique", {
         "issues": [
             {"kind": "unknown_figure", "sentence": SENTENCES[3], "message": "14 days is not in the evidence."},
@@ -162,7 +196,7 @@ def test_skeptic_critique_is_parsed_on_the_judge_model(roles: ClaudeRoles, fake:
     assert fake.requests[0]["model"] == JUDGE
 
 
-def test_claims_get_ids_spans_and_citations_and_gaps_reuse_the_same_call(roles: ClaudeRoles, fake: FakeClaude):
+def test_claims_get_ids_spans_and_citations_and_gaps_reuse_the_same_call(roles: Roles, fake: FakeClaude):
     # The model lists sentence 3 twice and skips the meta-statement (8): one claim per sentence, in order.
     listed = [CLAIMS[2], *CLAIMS, {"sentence": 3, "type": "fact", "importance": "minor"}]
     fake.enqueue_tool("submit_claims", {"claims": listed, "completeness": 0.6, "gaps": ["meal costs", " "]})
@@ -178,7 +212,7 @@ def test_claims_get_ids_spans_and_citations_and_gaps_reuse_the_same_call(roles: 
     assert '<sentence n="8">' in fake.texts(fake.requests[0])[1]
 
 
-def test_support_check_for_7_claims_by_3_chunks_is_one_request(roles: ClaudeRoles, fake: FakeClaude):
+def test_support_check_for_7_claims_by_3_chunks_is_one_request(roles: Roles, fake: FakeClaude):
     claims = [f"Claim number {i} about travel." for i in range(1, 8)]
     pairs = [(claim, chunk) for claim in claims for chunk in CHUNKS]
     fake.enqueue_tool("submit_support", support_reply(7))
@@ -198,10 +232,11 @@ def test_quotes_that_are_not_verbatim_are_replaced_by_a_real_sentence_of_the_chu
     assert locate_quote("Hotel  receipts\nare mandatory.", PER_DIEM.text)[0] == "Hotel receipts are mandatory."
     assert locate_quote("hotel receipts must always be kept", PER_DIEM.text)[0] == "Hotel receipts are mandatory."
     assert locate_quote("", PER_DIEM.text) == ("", 0, 0)
+    assert locate_quote("zebra", PER_DIEM.text) == ("", 0, 0)
 
 
 def test_reviser_follows_instructions_with_the_writers_prompt_so_the_evidence_cache_is_shared(
-    roles: ClaudeRoles, fake: FakeClaude
+    roles: Roles, fake: FakeClaude
 ):
     ledger, decision = flawed_ledger()
     fake.enqueue_tool("submit_answer", {"answer": ANSWER})
@@ -223,7 +258,7 @@ def test_reviser_follows_instructions_with_the_writers_prompt_so_the_evidence_ca
 # -- malformed output -------------------------------------------------------------------------------------------
 
 
-def test_malformed_output_is_retried_once_then_raises_with_the_raw_output(roles: ClaudeRoles, fake: FakeClaude):
+def test_malformed_output_is_retried_once_then_raises_with_the_raw_output(roles: Roles, fake: FakeClaude):
     fake.enqueue_text("Sure! Here is the answer: the per diem is $75.")
     fake.enqueue_text("The per diem is $75.")
     with pytest.raises(MalformedOutputError) as info:
@@ -236,7 +271,7 @@ def test_malformed_output_is_retried_once_then_raises_with_the_raw_output(roles:
     assert roles.meter.by_role == {"writer": 2}
 
 
-def test_invalid_tool_input_gets_a_tool_result_error_and_the_retry_succeeds(roles: ClaudeRoles, fake: FakeClaude):
+def test_invalid_tool_input_gets_a_tool_result_error_and_the_retry_succeeds(roles: Roles, fake: FakeClaude):
     fake.enqueue_tool("submit_claims", {"claims": [{"sentence": 1, "type": "rumour", "importance": "critical"}]})
     fake.enqueue_tool("submit_claims", {"claims": CLAIMS[:1], "completeness": 1.0, "gaps": []})
     assert [c.text for c in roles.extractor.run(QUESTION, ANSWER)] == ["The per diem is $75 per travel day."]
@@ -245,7 +280,7 @@ def test_invalid_tool_input_gets_a_tool_result_error_and_the_retry_succeeds(role
     assert "completeness" in correction[0]["content"] and "claims.0.type" in correction[0]["content"]
 
 
-def test_support_results_missing_a_pair_are_malformed(roles: ClaudeRoles, fake: FakeClaude):
+def test_support_results_missing_a_pair_are_malformed(roles: Roles, fake: FakeClaude):
     short = support_reply(7)
     short["results"].pop(20)
     fake.enqueue_tool("submit_support", short)
@@ -255,7 +290,7 @@ def test_support_results_missing_a_pair_are_malformed(roles: ClaudeRoles, fake: 
     assert "no result for pairs [21]" in fake.requests[1]["messages"][-1]["content"][0]["content"]
 
 
-def test_claims_naming_a_sentence_that_does_not_exist_are_malformed(roles: ClaudeRoles, fake: FakeClaude):
+def test_claims_naming_a_sentence_that_does_not_exist_are_malformed(roles: Roles, fake: FakeClaude):
     fake.enqueue_tool("submit_claims", {"claims": [{"sentence": 42, "type": "fact", "importance": "minor"}],
                                         "completeness": 1.0})
     fake.enqueue_tool("submit_claims", {"claims": [], "completeness": 1.0})
@@ -266,21 +301,21 @@ def test_claims_naming_a_sentence_that_does_not_exist_are_malformed(roles: Claud
 # -- transport failures -----------------------------------------------------------------------------------------
 
 
-def test_429_waits_as_long_as_retry_after_says_then_succeeds(roles: ClaudeRoles, fake: FakeClaude, sleeps):
+def test_429_waits_as_long_as_retry_after_says_then_succeeds(roles: Roles, fake: FakeClaude, sleeps):
     fake.enqueue_status(429, headers={"retry-after": "7"}).enqueue_tool("submit_answer", {"answer": ANSWER})
     assert roles.writer.run(QUESTION, CHUNKS) == ANSWER
     assert sleeps == [7.0]
     assert roles.meter.by_role == {"writer": 2}  # the refused attempt is a call too
 
 
-def test_timeout_then_success_backs_off_briefly(roles: ClaudeRoles, fake: FakeClaude, sleeps):
+def test_timeout_then_success_backs_off_briefly(roles: Roles, fake: FakeClaude, sleeps):
     fake.enqueue_timeout().enqueue_status(529).enqueue_tool("submit_answer", {"answer": ANSWER})
     assert roles.writer.run(QUESTION, CHUNKS) == ANSWER
     assert sleeps == [ClaudeClient.base_delay, 2 * ClaudeClient.base_delay]
     assert len(fake.requests) == 3
 
 
-def test_server_errors_exhaust_the_retries_into_a_retryable_model_error(roles: ClaudeRoles, fake: FakeClaude, sleeps):
+def test_server_errors_exhaust_the_retries_into_a_retryable_model_error(roles: Roles, fake: FakeClaude, sleeps):
     for _ in range(4):
         fake.enqueue_status(503)
     with pytest.raises(ModelError) as info:
@@ -289,7 +324,7 @@ def test_server_errors_exhaust_the_retries_into_a_retryable_model_error(roles: C
     assert len(fake.requests) == 4 and sleeps == [0.5, 1.0, 2.0]
 
 
-def test_rate_limit_exhausted_says_so_in_one_line(roles: ClaudeRoles, fake: FakeClaude):
+def test_rate_limit_exhausted_says_so_in_one_line(roles: Roles, fake: FakeClaude):
     for _ in range(4):
         fake.enqueue_status(429, headers={"retry-after": "0"})
     with pytest.raises(ModelError, match=r"^Claude rate-limited the request 4 times; try again later$") as info:
@@ -297,14 +332,14 @@ def test_rate_limit_exhausted_says_so_in_one_line(roles: ClaudeRoles, fake: Fake
     assert info.value.is_retryable
 
 
-def test_a_retry_after_of_an_hour_fails_fast_instead_of_sleeping(roles: ClaudeRoles, fake: FakeClaude, sleeps):
+def test_a_retry_after_of_an_hour_fails_fast_instead_of_sleeping(roles: Roles, fake: FakeClaude, sleeps):
     fake.enqueue_status(429, headers={"retry-after": "3600"})
     with pytest.raises(ModelError, match="wait 3600 s") as info:
         roles.writer.run(QUESTION, CHUNKS)
     assert info.value.is_retryable and sleeps == [] and len(fake.requests) == 1
 
 
-def test_401_names_the_api_key_setting_and_is_not_retried(roles: ClaudeRoles, fake: FakeClaude, sleeps):
+def test_401_names_the_api_key_setting_and_is_not_retried(roles: Roles, fake: FakeClaude, sleeps):
     fake.enqueue_status(401, message="invalid x-api-key")
     with pytest.raises(ModelError, match="EVIDENCE_ANTHROPIC__API_KEY") as info:
         roles.writer.run(QUESTION, CHUNKS)
@@ -320,7 +355,7 @@ def test_missing_api_key_is_a_config_error_before_any_call(fake: FakeClaude, mon
 
 def test_the_key_falls_back_to_anthropic_api_key(fake: FakeClaude, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-from-env")
-    roles = claude_roles(AnthropicSettings(), http_client=fake.http_client(), embedder=HashEmbedder())
+    roles = Roles.on(ClaudeClient(AnthropicSettings(), CallMeter(), http_client=fake.http_client()))
     fake.enqueue_tool("submit_answer", {"answer": ANSWER})
     roles.writer.run(QUESTION, CHUNKS)
     sent = fake.headers[0]
@@ -330,7 +365,7 @@ def test_the_key_falls_back_to_anthropic_api_key(fake: FakeClaude, monkeypatch: 
 # -- budget, metering, caching, data blocks ------------------------------------------------------------------------
 
 
-def test_each_round_costs_four_calls_whatever_the_number_of_claims(roles: ClaudeRoles, fake: FakeClaude):
+def test_each_round_costs_four_calls_whatever_the_number_of_claims(roles: Roles, fake: FakeClaude):
     run_round(roles, fake, revise=False)
     assert roles.meter.calls == 4 and fake.tool_names == ["submit_answer", "submit_critique", "submit_claims",
                                                           "submit_support"]
@@ -342,7 +377,7 @@ def test_each_round_costs_four_calls_whatever_the_number_of_claims(roles: Claude
     assert (usage.cache_creation_input_tokens, usage.cache_read_input_tokens) == (1600, 1000)
 
 
-def test_the_evidence_block_carries_the_cache_breakpoint(roles: ClaudeRoles, fake: FakeClaude):
+def test_the_evidence_block_carries_the_cache_breakpoint(roles: Roles, fake: FakeClaude):
     run_round(roles, fake, revise=False)
     for request in fake.requests:
         first = request["messages"][0]["content"][0]
@@ -352,7 +387,7 @@ def test_the_evidence_block_carries_the_cache_breakpoint(roles: ClaudeRoles, fak
             assert first["text"].startswith("<documents>") and first["cache_control"] == {"type": "ephemeral"}
 
 
-def test_evidence_reaches_the_model_only_inside_evidence_blocks(roles: ClaudeRoles, fake: FakeClaude):
+def test_evidence_reaches_the_model_only_inside_evidence_blocks(roles: Roles, fake: FakeClaude):
     run_round(roles, fake, revise=False)
     run_round(roles, fake, revise=True)
     block = re.compile(r'<evidence id="[0-9a-f]{12}" document="[^"]*" date="[^"]*">\n(.*?)\n</evidence>', re.DOTALL)
