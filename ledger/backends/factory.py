@@ -11,6 +11,8 @@ from ledger.roles import CallMeter
 from ledger.settings import Settings
 
 if TYPE_CHECKING:
+    import httpx2
+
     from ledger.pipeline import Roles
 
 
@@ -21,7 +23,7 @@ def build_backend(
     today: date | None = None,
     judge: Judge | None = None,
     embedder: Embedder | None = None,
-    http_client: object | None = None,
+    http_client: httpx2.Client | None = None,
 ) -> tuple[Judge, Roles]:
     """The judge and roles of `settings.backend`; `http_client` lets tests fake Claude at the HTTP layer."""
     from ledger.pipeline import Roles
@@ -42,7 +44,7 @@ def build_backend(
         extractor = ClaudeClaimExtractor(client, settings.anthropic)
         judge = judge or Judge(
             settings, workspace=workspace, embedder=embedder, today=today,
-            checker=ClaudeSupportChecker(client, settings.anthropic), extractor=extractor,
+            checker=ClaudeSupportChecker(client, settings.anthropic, embedder), extractor=extractor,
         )
         roles = Roles(
             writer=ClaudeWriter(client, settings.anthropic),
