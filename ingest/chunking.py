@@ -25,7 +25,8 @@ def split_text(text: str, tokenizer: Tokenizer, chunk_size: int = 200, chunk_ove
     """The chunk texts of a document, in order."""
     if not text.strip():
         return []
-    return [c for c in _splitter(tokenizer, chunk_size, chunk_overlap).split_text(text) if c.strip()]
+    splitter = _splitter(tokenizer, chunk_size, chunk_overlap)  # type: ignore[arg-type]  # tokenizers hash by identity
+    return [c for c in splitter.split_text(text) if c.strip()]
 
 
 def locate(text: str, piece: str, start: int) -> tuple[int, int]:

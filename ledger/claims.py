@@ -72,7 +72,8 @@ _META = re.compile(
     # Abstentions: statements about the corpus, not about the world; nothing can quote-support them.
     r"(?:the\s+)?(?:provided\s+|available\s+|retrieved\s+|supplied\s+|given\s+)?(?:documents?|sources?|"
     r"context|evidence|excerpts?|passages?|materials?)\s+(?:provided\s+)?(?:do|does|did)\s*(?:not|n't)\s+"
-    r"(?:say|mention|specify|contain|address|cover|state|include|provide|discuss|indicate)\b|"
+    r"(?:say|mention|specify|contain|address|cover|state|include|provide|discuss|indicate|confirm|answer|"
+    r"establish|show|support)\b|"
     r"there\s+is\s+no\s+(?:information|mention|data|detail)\b)",
     _I,
 )

@@ -136,6 +136,8 @@ class Pipeline:
         question = result.question
         self.roles.unanswered = False
         text = draft if draft is not None else self.roles.writer.run(question, evidence)
+        # A writer that can tell the documents do not answer the question says so (the local one does).
+        self.roles.unanswered = draft is None and bool(getattr(self.roles.writer, "last_unanswered", False))
         judge_settings = self.settings.judge.model_copy(
             update={"similarity_threshold": thresholds.similarity_threshold}
         )

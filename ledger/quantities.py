@@ -14,40 +14,44 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from ledger.numbers import DATE_RE, TOKEN_RE, Token, date_parts, fraction_at, number_at
+from ledger.numbers import (
+    APPROX,
+    BUSINESS,
+    CURRENCY_CODES,
+    CURRENCY_SIGNS,
+    CURRENCY_WORDS,
+    DATE_RE,
+    DAYS_PER_MONTH,
+    DURATIONS,
+    PER_WORDS,
+    TOKEN_RE,
+    Bound,
+    Token,
+    article_number_at,
+    bound_at,
+    counted_at,
+    date_parts,
+    fraction_at,
+    frequency_at,
+    number_at,
+    unit_word,
+)
 from ledger.terms import STOPWORDS, is_negated, key_terms, negation_cues, stem
 
-Kind = Literal["money", "percent", "duration", "time", "count", "ordinal", "number", "date", "weekday"]
-Bound = Literal["", "min", "max"]
+Kind = Literal["money", "percent", "duration", "frequency", "time", "count", "ordinal", "number", "date", "weekday"]
 Status = Literal["matched", "conflict", "absent"]
 
 __all__ = [
     "Agreement", "Quantity", "QuantityMatch", "compare_quantities", "extract_quantities", "is_negated", "negation_cues",
 ]  # negation lives in ledger.terms; re-exported for callers that compare polarity alongside figures
 
-_TIMES = {"once": 1, "twice": 2, "thrice": 3}
-_CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
-_CURRENCY_CODES = {"usd", "eur", "gbp", "cad", "aud", "chf", "jpy", "inr", "nzd", "sgd"}
-_CURRENCY_WORDS = {"dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EUR", "pound": "GBP", "pounds": "GBP"}
-# Durations in days or in months: a month is no whole number of days, so across the two only approximate equality.
-_DURATIONS = {"second": ("day", 1 / 86400), "sec": ("day", 1 / 86400), "minute": ("day", 1 / 1440),
-              "min": ("day", 1 / 1440), "hour": ("day", 1 / 24), "hr": ("day", 1 / 24), "day": ("day", 1.0),
-              "night": ("day", 1.0), "week": ("day", 7.0), "wk": ("day", 7.0), "fortnight": ("day", 14.0),
-              "month": ("month", 1.0), "quarter": ("month", 3.0), "year": ("month", 12.0), "yr": ("month", 12.0)}
-_DAYS_PER_MONTH = 30.44
-_BUSINESS = {"business", "working", "work", "banking"}
-_PER_WORDS = {"per", "a", "an", "each", "every", "/"}
-_APPROX = {"about", "around", "approximately", "roughly", "nearly", "almost", "some", "circa", "~"}
-_MIN_WORDS = ("at least", "minimum of", "no less than", "no fewer than", "not less than", "more than", "over", "above",
-              "exceeding", "from", "no earlier than")
-_MAX_WORDS = ("up to", "within", "at most", "maximum of", "no more than", "not more than", "exceed", "less than",
-              "fewer than", "under", "below", "capped at", "no later than", "limited to")
-_AFTER_BOUND = re.compile(r"\bor\s+(?P<min>more|longer|above|over)|\bor\s+(?P<max>less|fewer|shorter|below|under)",
-                          re.IGNORECASE)
 # Words after a figure that still describe it ("$75 per day for domestic travel"); anything else describes the next.
 _TRAILING = re.compile(
     r"\s*(?:per|for|of|in|on|each|every|a|an|after|before|from)\b[^,;.]*?(?=,|;|\.|\band\b|\bor\b|$)", re.IGNORECASE
 )
+_PER_ADVERBS = {"daily": "day", "nightly": "night", "weekly": "week", "monthly": "month", "yearly": "year",
+                "annually": "year", "quarterly": "quarter"}
+_LOOSE = ("count", "number", "ordinal")  # kinds whose figure alone may match, whatever noun follows it
 _SENTENCE_END = re.compile(r"[.;!?]\s+")
 _RANGE_GAP = re.compile(r"\s*(?:to|through|-|–|and)\s*", re.IGNORECASE)
 
@@ -72,6 +76,7 @@ class Quantity:
     ranged: bool = False  # one end of a range: compared exactly, never as "inside" another range
     about: frozenset[str] = frozenset()  # key terms of the words that describe the figure
     labelled: bool = False  # written as a field: "Effective date: 2026-03-01"
+    identifier: bool = False  # a name rather than an amount: "Tier 2", "Severity 1", "Section 4"
 
 
 @dataclass(frozen=True)
@@ -106,33 +111,6 @@ class Agreement:
         return tuple(m for m in self.matches if m.status == "absent")
 
 
-def _bound(text: str, start: int, end: int) -> Bound:
-    """'max' or 'min' when a bound phrase ends right before the figure or 'or more/less' follows it."""
-    before = " " + text[max(0, start - 24):start].lower().rstrip(" $€£")
-    for bound, phrases in (("max", _MAX_WORDS), ("min", _MIN_WORDS)):
-        if any(before.endswith(phrase) and not before[-len(phrase) - 1].isalpha() for phrase in phrases):
-            return bound  # type: ignore[return-value]
-    after = _AFTER_BOUND.search(text, start, min(len(text), end + 14))  # "10 or more days", "$50 or less"
-    if after:
-        return "min" if after.group("min") else "max"
-    return ""
-
-
-def _counted(tokens: Sequence[Token], j: int, limit: int = 3) -> tuple[frozenset[str], int]:
-    """Stems of the content words right after a number (the thing counted: "10 full-time employees"), and the end."""
-    words: list[str] = []
-    while j < len(tokens) and len(words) < limit:
-        w = tokens[j][0]
-        if w == "-":
-            j += 1
-            continue
-        if not w[0].isalpha() or w.lower() in STOPWORDS:
-            break
-        words.append(stem(w))
-        j += 1
-    return frozenset(words), j
-
-
 def extract_quantities(text: str) -> list[Quantity]:
     """Every money amount, percentage, duration, count, number and date in `text`, normalised."""
     found: list[Quantity] = []
@@ -147,15 +125,16 @@ def extract_quantities(text: str) -> list[Quantity]:
     tokens = [(m.group(0), m.start(), m.end()) for m in TOKEN_RE.finditer("".join(masked))]
     i = 0
     while i < len(tokens):
-        word = tokens[i][0].lower()
+        rate = frequency_at(tokens, i)
+        unit_part = article_number_at(tokens, i)
         share = fraction_at(tokens, i)
-        if word in _TIMES:
-            found.append(_make("count", _TIMES[word], text, tokens[i][1], tokens[i][2], context=frozenset({"time"})))
-            i += 1
-        elif share is not None:
+        if rate is not None:
+            found.append(_make("frequency", rate[0], text, tokens[i][1], tokens[rate[1] - 1][2]))
+            i = rate[1]
+        elif share is not None and unit_part is None:
             found.append(_make("percent", share[0], text, tokens[i][1], tokens[share[1]][2], approx=True))
             i = share[1] + 1
-        elif (number := number_at(tokens, i)) is not None:
+        elif (number := unit_part or number_at(tokens, i)) is not None:
             quantity, i = _classify(text, tokens, i, number[1], number[0])
             if quantity is not None:
                 found.append(quantity)
@@ -173,20 +152,22 @@ def _classify(
     prev2 = tokens[i - 2][0] if i > 1 else ""
     nxt = tokens[j][0].lower() if j < len(tokens) else ""
     after = tokens[j + 1][0].lower() if j + 1 < len(tokens) else ""
-    currency = _CURRENCY_SIGNS.get(prev) or (prev.upper() if prev.lower() in _CURRENCY_CODES else "")
-    if prev == "$" and prev2.upper() in ("US", "A", "C", "NZ", "S"):
-        currency = {"US": "USD", "A": "AUD", "C": "CAD", "NZ": "NZD", "S": "SGD"}[prev2.upper()]
+    currency = CURRENCY_SIGNS.get(prev) or (prev.upper() if prev.lower() in CURRENCY_CODES else "")
+    if prev == "$" and prev2 in ("US", "A", "C", "NZ", "S") and tokens[i - 2][2] == tokens[i - 1][1]:  # "US$40"
+        currency = {"US": "USD", "A": "AUD", "C": "CAD", "NZ": "NZD", "S": "SGD"}[prev2]
     if currency:
         start = tokens[i - 1][1]
-    elif nxt in _CURRENCY_CODES or nxt in _CURRENCY_WORDS:
-        currency, j = _CURRENCY_WORDS.get(nxt) or nxt.upper(), j + 1
+    elif nxt in CURRENCY_CODES or nxt in CURRENCY_WORDS:
+        currency, j = CURRENCY_WORDS.get(nxt) or nxt.upper(), j + 1
     elif nxt in ("cents", "cent", "¢"):
         currency, value, j = "USD", value / 100, j + 1  # "70 cents per mile" is $0.70 per mile
     if currency:
         per = ""
-        if (j + 1 < len(tokens) and tokens[j][0].lower() in _PER_WORDS and tokens[j + 1][0].isalpha()
+        if (j + 1 < len(tokens) and tokens[j][0].lower() in PER_WORDS and tokens[j + 1][0].isalpha()
                 and tokens[j + 1][0].lower() not in STOPWORDS):
             per, j = stem(tokens[j + 1][0]), j + 2
+        elif j < len(tokens) and tokens[j][0].lower() in _PER_ADVERBS:  # "$35 monthly"
+            per = _PER_ADVERBS[tokens[j][0].lower()]
         return _make("money", value, text, start, tokens[j - 1][2], unit=currency, per=per), j
     if nxt in ("%", "percent"):
         return _make("percent", value, text, start, tokens[j][2]), j + 1
@@ -196,15 +177,14 @@ def _classify(
         j, nxt = j + 2, (tokens[j + 2][0].lower() if j + 2 < len(tokens) else "")  # "10 or more days"
     k, business = (j + 1 if nxt == "-" else j), False
     for _ in range(3):  # up to two modifiers: "10 further banking days", "2 consecutive quarters"
-        unit_word = tokens[k][0].lower() if k < len(tokens) else ""
-        singular = unit_word[:-1] if unit_word.endswith("s") and unit_word[:-1] in _DURATIONS else unit_word
-        if singular in _DURATIONS:
-            family, amount = _DURATIONS[singular]
+        word = tokens[k][0].lower() if k < len(tokens) else ""
+        if unit := unit_word(word):
+            family, amount = DURATIONS[unit]
             family = "business_day" if business else family
             return _make("duration", value * amount, text, start, tokens[k][2], unit=family, number=value), k + 1
-        if not unit_word.isalpha() or unit_word in STOPWORDS:
+        if not word.isalpha() or word in STOPWORDS:
             break
-        business, k = business or unit_word in _BUSINESS, k + 1
+        business, k = business or word in BUSINESS, k + 1
     # Times of day: "5 pm", "5:30 p.m.", "17:00".
     if nxt in ("am", "pm", "a", "p") or (nxt == ":" and j + 1 < len(tokens) and tokens[j + 1][0].isdigit()):
         minutes = value * 60
@@ -221,10 +201,14 @@ def _classify(
         if marker or nxt == ":":
             return _make("time", minutes, text, start, end), j
     if nxt in ("st", "nd", "rd", "th") and tokens[j][1] == tokens[j - 1][2]:
-        return _make("ordinal", value, text, start, tokens[j][2], context=_counted(tokens, j + 1)[0]), j + 1
+        return _make("ordinal", value, text, start, tokens[j][2], context=counted_at(tokens, j + 1)[0]), j + 1
     if 1900 <= value <= 2100 and tokens[i][0].isdigit() and len(tokens[i][0]) == 4:
         return _make("date", 0.0, text, start, tokens[i][2], parts=(int(value), None, None, None)), j
-    counted, k = _counted(tokens, j)
+    if (prev[:1].isupper() and prev.isalpha() and len(prev) > 1 and prev.lower() not in STOPWORDS and value < 1000
+            and tokens[i][0].isdigit()):
+        label = frozenset({stem(prev)})  # "Tier 2 vendors": which tier, not how many vendors
+        return _make("number", value, text, start, tokens[j - 1][2], context=label, identifier=True), j
+    counted, k = counted_at(tokens, j)
     if counted:
         return _make("count", value, text, start, tokens[k - 1][2], context=counted), j
     if tokens[i][0].lower() == "one" and j == i + 1:
@@ -237,8 +221,8 @@ def _make(kind: Kind, value: float, text: str, start: int, end: int, **fields: o
     end = max(end, start)
     fields.setdefault("number", value)
     words_before = text[max(0, start - 16):start].lower().split()
-    approx = bool(fields.pop("approx", False)) or (bool(words_before) and words_before[-1] in _APPROX)
-    return Quantity(kind, value, text=text[start:end], start=start, end=end, bound=_bound(text, start, end),
+    approx = bool(fields.pop("approx", False)) or (bool(words_before) and words_before[-1] in APPROX)
+    return Quantity(kind, value, text=text[start:end], start=start, end=end, bound=bound_at(text, start, end),
                     approx=approx, **fields)  # type: ignore[arg-type]
 
 
@@ -249,22 +233,34 @@ def _describe(text: str, found: list[Quantity]) -> list[Quantity]:
         qs = [q for q in found if line_start <= q.start < line_start + len(line)]
         if not qs:
             continue
-        cursor, described = line_start, []
+        cursor, described, shared = line_start, [], frozenset[str]()
         row = frozenset(key_terms(_strip_figures(line, qs, line_start))) if "|" in line else None
         for n, q in enumerate(qs):
             if row is not None:  # a table row: every cell describes every figure in it
-                described.append(replace(q, about=row))
+                about = row if line.count("|") <= 8 else _cells_around(text, q, line_start, line)
+                described.append(replace(q, about=about))
                 continue
             stop = qs[n + 1].start if n + 1 < len(qs) else line_start + len(line)
             tail = text[q.end:stop]
             trailing = _TRAILING.match(tail) if n + 1 < len(qs) else None
             after_end = q.end + (trailing.end() if trailing else len(tail) if n + 1 == len(qs) else 0)
-            before = _SENTENCE_END.split(text[cursor:q.start])[-1]  # words of an earlier sentence describe nothing here
+            pieces = _SENTENCE_END.split(text[cursor:q.start])
+            before = pieces[-1]  # words of an earlier sentence describe nothing here
+            if len(pieces) > 1 or not described:
+                shared = frozenset()
             labelled = before.rstrip(" *_").endswith(":")
             # A field ("Effective date: 2026-03-01 Owner: ...") is described by its label alone.
-            terms = frozenset(key_terms(before if labelled else before + " " + text[q.end:after_end]))
+            terms = frozenset(key_terms(before if labelled else before + " " + text[q.end:after_end])) | q.context
+            if not described or len(pieces) > 1:
+                # "The meal per diem is $75 per day for domestic travel and $95 per day for international travel":
+                # when the first figure is described after it, the words before it are the subject of all of them.
+                shared = frozenset(key_terms(before)) if trailing and key_terms(trailing.group(0)) else frozenset()
+            else:
+                terms |= shared
             if not terms and described:
                 terms = described[-1].about  # "North America $28.2 million 58%": the share inherits the row label
+            if not terms:
+                terms = frozenset(key_terms(_strip_figures(line, qs, line_start)))  # nothing near: the whole line
             described.append(replace(q, about=terms, labelled=labelled))
             cursor = after_end
         for n, q in enumerate(described[:-1]):
@@ -277,6 +273,16 @@ def _describe(text: str, found: list[Quantity]) -> list[Quantity]:
                 described[n + 1] = replace(nxt, about=union, ranged=True)
         out += described
     return out
+
+
+def _cells_around(text: str, q: Quantity, line_start: int, line: str) -> frozenset[str]:
+    """A table flattened onto one line has lost its rows: a figure is described by its cell and the two beside it."""
+    bars = [line_start + i for i, c in enumerate(line) if c == "|"]
+    before = [b for b in bars if b < q.start][-2:]
+    after = [b for b in bars if b >= q.end][:2]
+    start = before[0] + 1 if before else line_start
+    end = after[-1] if after else line_start + len(line)
+    return frozenset(key_terms(text[start:q.start] + " " + text[q.end:end]))
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -304,9 +310,10 @@ def _comparable(a: Quantity, b: Quantity) -> bool:
         return bool(a.context & b.context) or not (a.context or b.context)
     if a.kind == "number":
         return a.context == b.context
-    if a.kind == "duration" and a.number != b.number:
+    if a.kind in ("duration", "frequency") and a.number != b.number:
         # "45 minutes" to complete is no rival of "within 21 days": figures that far apart measure different things.
-        return max(a.value, b.value) <= 30 * max(min(a.value, b.value), 1e-9)
+        x, y = _days(a), _days(b)
+        return max(x, y) <= 30 * max(min(x, y), 1e-9)
     return True  # percent, time, date and weekday always compare
 
 
@@ -314,15 +321,21 @@ def _equal(a: Quantity, b: Quantity) -> bool:
     """Same value (within rounding, or within a range the evidence gives); opposite bounds never match."""
     if a.bound and b.bound and a.bound != b.bound:
         return False  # "at least 10 days" is not "up to 10 days"
-    if b.upper is not None and not a.ranged and b.value <= a.value <= b.upper:
+    if b.upper is not None and not (a.ranged or a.bound) and b.value <= a.value <= b.upper:
         return True
     x, y = a.value, b.value
     if a.kind == "duration" and (a.unit == "month") != (b.unit == "month"):
-        x, y = (v * _DAYS_PER_MONTH if q.unit == "month" else v for q, v in ((a, x), (b, y)))
+        x, y = _days(a), _days(b)
         return abs(x - y) <= 0.04 * max(x, y)  # 1 month vs 30 days: calendar-approximate
+    if a.kind == "frequency":
+        return abs(x - y) <= 0.02 * max(x, y)  # 52 a year is "every week"
     if a.approx or b.approx:
         return abs(x - y) <= max(0.05 * max(abs(x), abs(y)), 1.0 if a.kind == "percent" else 0.0)
     return abs(x - y) <= 1e-6 * max(1.0, abs(x))
+
+
+def _days(q: Quantity) -> float:
+    return q.value * DAYS_PER_MONTH if q.unit == "month" else q.value
 
 
 def _date_status(claim: Quantity, evidence: Quantity) -> Status:
@@ -336,8 +349,11 @@ def _date_status(claim: Quantity, evidence: Quantity) -> Status:
 
 
 def _anchored(q: Quantity, e: Quantity, anchor: int) -> bool:
-    """Whether two figures are about the same thing: two shared context terms (fewer if there are fewer), or a label."""
-    return anchor >= min(2, len(q.about), len(e.about)) or (anchor >= 1 and e.labelled)
+    """Whether two figures are about the same thing: two shared context terms (fewer if there are fewer), a label,
+    or the same name ("Tier 2"); bare figures with no words around them are taken to be about the same thing."""
+    if q.identifier or not (q.about or e.about):
+        return True
+    return bool(q.about and e.about) and (anchor >= min(2, len(q.about), len(e.about)) or (anchor >= 1 and e.labelled))
 
 
 def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quantity]) -> Agreement:
@@ -362,9 +378,11 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             equal, vague = [e for e in peers if _equal(q, e)], []
         others = [e for e in peers if e not in equal and e not in vague and _anchored(q, e, anchor(e))]
         rival = max(others, key=anchor, default=None)
+        if not equal and q.kind in _LOOSE and not q.identifier:  # "41 hires" and "41 people"
+            equal = [e for e in evidence if e.kind in _LOOSE and not e.identifier and _equal(q, e)]
         if equal:
             best = max(equal, key=anchor)
-            if rival is not None and anchor(best) == 0 and anchor(rival) >= 2:
+            if rival is not None and anchor(rival) >= 2 and anchor(rival) > anchor(best):
                 results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))  # the figure belongs elsewhere
             else:
                 results.append(QuantityMatch(q, "matched", best, anchor(best)))

@@ -22,7 +22,7 @@ whose which what when where while why how if then than so such per each every an
 into onto over under out about also only just very more most less least much many other others same own do does did
 done doing has have having had must may might can could will would shall should need needs needed ought there here
 once upon via etc e g ie eg about around approximately roughly nearly almost circa get gets got getting make makes
-made take takes took come comes came go goes went"""
+made take takes took come comes came go goes went after before during through"""
 STOPWORDS = frozenset(_STOPWORDS.split())
 # Words that quantities.py compares as figures; counting them again as terms would double-penalise "48 hours" vs
 # "2 days".
@@ -38,9 +38,14 @@ _NEGATION_WORDS = frozenset({"not", "no", "never", "cannot", "none", "nobody", "
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z_']*|\d[\d,.]*")
 _NEGATION_EXEMPT = re.compile(
     r"\b(?:no|not)\s+(?:later|earlier|more|less|fewer|sooner)\s+than\b|\bnot\s+(?:to\s+)?exceed|\bnot\s+only\b"
-    r"|\bwhether\s+or\s+not\b|\bno\s+matter\b|\bif\s+not\b|\bnot\s+even\b",
+    r"|\bwhether\s+or\s+not\b|\bno\s+matter\b|\bif\s+not\b|\bnot\s+even\b"
+    # A negation inside a relative clause narrows the subject ("an employee who is not fully remote") and does
+    # not deny the statement.
+    r"|\b(?:who|that|which)\s+(?:(?:is|are|was|were|has|have|had|do|does|did|will|would|can|may)\s+)?(?:not|never)\b"
+    r"|\b(?:who|that|which)\s+\w+n['’]t\b",
     re.IGNORECASE,
 )
+_SHORT_SCOPE = ("rather than", "instead of", "without")  # these negate the next phrase only
 _NEGATION_RE = re.compile(
     r"\b(?:not|no|never|cannot|none|nobody|nothing|neither|without|prohibited|forbidden|banned|disallowed"
     r"|ineligible|unable|unpaid|unauthori[sz]ed|unapproved|non-\w+|rather\s+than|instead\s+of)\b|n['’]t\b",
@@ -64,6 +69,7 @@ _PHRASES = {
     "every month": "monthly", "every quarter": "quarterly", "every year": "annually", "each year": "annually",
     "once a year": "annually", "once per year": "annually", "once a quarter": "quarterly",
     "once per quarter": "quarterly", "once a month": "monthly", "once a week": "weekly",
+    "r&d": "r_and_d", "research and development": "r_and_d", "g&a": "g_and_a", "general and administrative": "g_and_a",
 }
 _PHRASE_RE = re.compile(r"\b(?:" + "|".join(re.escape(p).replace(r"\ ", r"[\s-]+") for p in
                                             sorted(_PHRASES, key=len, reverse=True)) + r")\b", re.IGNORECASE)
@@ -74,8 +80,8 @@ _CANONICAL = {"yearly": "annually", "annual": "annually", "biweekly": "fortnight
 # Sets of mutually exclusive alternatives: the evidence naming another member than the claim is a swap.
 _CONTRAST_SETS = (
     "daily weekly fortnightly monthly quarterly annually biannually",
-    "ceo cfo coo cto cio ciso vp controller department_head manager team_lead director",
-    "finance legal hr it procurement security compliance sales marketing engineering payroll facilities",
+    "ceo cfo coo cto cio ciso vp controller department_head manager team_lead director agent",
+    "finance legal hr procurement compliance sales marketing engineering",
     "economy_class premium_economy business_class first_class",
     "before after", "max min", "increase decrease", "domestic international", "internal external",
     "written oral", "full_time part_time", "public internal confidential restricted", "approve reject",
@@ -89,7 +95,6 @@ def stem(word: str) -> str:
 
 
 _CONTRASTS = tuple(frozenset(stem(w) for w in s.split()) for s in _CONTRAST_SETS)
-_JOINED = frozenset(_PHRASES.values())
 
 
 @lru_cache(maxsize=8192)
@@ -118,9 +123,9 @@ def key_terms(text: str) -> tuple[str, ...]:
     terms = []
     for word, surface in _canonical_tokens(text.replace("_", " ")):
         lower = surface.lower()
-        if (lower in STOPWORDS and not surface.isupper()) or lower in FIGURE_WORDS or lower in _NEGATION_WORDS or lower[0].isdigit():
+        if lower in FIGURE_WORDS or lower in _NEGATION_WORDS or lower[0].isdigit() or len(lower) < 2:
             continue
-        if len(lower) < 2:
+        if lower in STOPWORDS and not surface.isupper():  # "IT" the team is a term, "it" the pronoun is not
             continue
         terms.append(word)
     return tuple(dict.fromkeys(terms))
@@ -143,7 +148,7 @@ def _entity_runs(text: str) -> list[tuple[frozenset[str], str]]:
 
     def named(i: int) -> bool:
         word, surface = tokens[i]
-        if word in _JOINED and surface.lower() != word:
+        if re.sub(r"[\s-]+", " ", surface.lower()) in _PHRASES:
             return True  # a known role or team, however it is capitalised
         if len(surface) >= 2 and surface.isupper() and surface.isalpha():
             return True
@@ -186,27 +191,34 @@ def find_swaps(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
     return tuple(swaps)
 
 
-def negation_scopes(text: str) -> list[tuple[str, frozenset[str]]]:
-    """Each negation cue with the key terms it negates (the next few words; also the previous few for "prohibited")."""
+def negation_scopes(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """Each negation cue with the key terms it negates, nearest first: the next few words of its clause, and for
+    cues that follow what they negate ("Smoking is prohibited") the few words before."""
     cleaned = _NEGATION_EXEMPT.sub(lambda m: " " * len(m.group(0)), text)
     out = []
     for m in _NEGATION_RE.finditer(cleaned):
         cue = m.group(0).lower()
-        scope = key_terms(_CLAUSE_END.split(text[m.end():m.end() + 80])[0])[:4]
+        width = 2 if cue.startswith(_SHORT_SCOPE) else 4
+        scope = key_terms(_CLAUSE_END.split(cleaned[m.end():m.end() + 80])[0])[:width]
         if cue.startswith(_POSTPOSITIVE):
-            scope += key_terms(_CLAUSE_END.split(text[max(0, m.start() - 60):m.start()])[-1])[-4:]
+            scope = key_terms(_CLAUSE_END.split(cleaned[max(0, m.start() - 60):m.start()])[-1])[-4:][::-1] + scope
         if cue.startswith("non-"):
-            scope += (stem(cue[4:]),)
-        out.append((cue, frozenset(scope)))
+            scope = (stem(cue[4:]), *scope)
+        out.append((cue, scope))
     return out
 
 
 def polarity(text: str, other_terms: Iterable[str]) -> tuple[bool, int]:
-    """(negated, overlap): the parity of the negations in `text` that bear on the other side's terms, and how many
-    of those terms the strongest of them negates. A "never" in a clause about something else is ignored."""
+    """(negated, anchor) of `text` against the other side's terms.
+
+    Only negations that bear on those terms count: a "never" in a clause about something else leaves the
+    polarity alone. `anchor` is how many of the terms the strongest negation covers when the word it negates
+    first is one of them ("may not investigate a suspected incident" against a claim about investigating).
+    """
     others = set(other_terms)
-    relevant = [scope & others for _, scope in negation_scopes(text) if scope & others]
-    return len(relevant) % 2 == 1, max((len(s) for s in relevant), default=0)
+    scopes = [scope for _, scope in negation_scopes(text) if set(scope) & others]
+    anchor = max((len(set(scope) & others) for scope in scopes if scope[0] in others), default=0)
+    return len(scopes) % 2 == 1, anchor
 
 
 def negation_cues(text: str) -> list[str]:

@@ -61,7 +61,7 @@ def main() -> None:
 def _quiet_libraries() -> None:
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s: %(message)s")
     for noisy in ("chromadb", "httpx", "httpx2", "sentence_transformers", "transformers", "pypdf"):
         logging.getLogger(noisy).setLevel(logging.ERROR)
 

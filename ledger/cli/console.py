@@ -4,5 +4,5 @@ from __future__ import annotations
 
 from rich.console import Console
 
-console = Console(soft_wrap=True)
-err_console = Console(stderr=True, soft_wrap=True)
+console = Console()
+err_console = Console(stderr=True)

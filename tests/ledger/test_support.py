@@ -1,0 +1,152 @@
+"""The local support checker: rules on features (pure), batching and caching, and real checks with the model."""
+
+from __future__ import annotations
+
+import pytest
+
+from ingest.types import Chunk
+from ledger.quantities import Agreement, compare_quantities, extract_quantities
+from ledger.support import LocalSupportChecker, SupportFeatures, decide_support, features
+from tests.fakes import HashEmbedder
+
+
+def figures(claim: str, evidence: str) -> Agreement:
+    return compare_quantities(extract_quantities(claim), extract_quantities(evidence))
+
+
+def feats(**overrides: object) -> SupportFeatures:
+    values: dict[str, object] = {"similarity": 0.9, "coverage": 1.0}
+    values.update(overrides)
+    return SupportFeatures(**values)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("case", "f", "support", "reason_has"),
+    [
+        ("paraphrase with the figure",
+         feats(similarity=0.8, coverage=0.7, quantities=figures("$220 a night", "$220 per night")),
+         "full", "$220 a night"),
+        ("every key term present", feats(similarity=0.62, coverage=1.0), "full", "states the claim"),
+        ("close paraphrase, other words", feats(similarity=0.86, coverage=0.3), "full", "states the claim"),
+        ("changed figure", feats(similarity=0.9, coverage=0.8, quantities=figures("$250 per night", "$220 per night")),
+         "contradicted", "evidence says $220 per night, claim says $250 per night"),
+        ("changed date", feats(similarity=0.7, coverage=0.8, quantities=figures("on 1 May 2026", "on 2026-03-01")),
+         "contradicted", "evidence says 2026-03-01"),
+        ("changed figure, but about something else", feats(similarity=0.6, coverage=0.4,
+                                                            quantities=figures("$50 per night", "$340 per night")),
+         "none", "gives $340 per night, not $50 per night"),
+        ("labelled date of the same document", feats(similarity=0.38, coverage=0.3, quantities=figures(
+            "The policy took effect on 1 May 2026.", "Effective date: 2026-03-01")), "contradicted", "2026-03-01"),
+        ("negation flipped", feats(similarity=0.82, coverage=1.0, quote_negated=True, negation_anchor=1),
+         "contradicted", "opposite polarity"),
+        ("negation flipped, weak topic but the negation is about the claim's words",
+         feats(similarity=0.62, coverage=0.55, claim_negated=True, negation_anchor=3), "contradicted", "polarity"),
+        ("negation flipped, different topic", feats(similarity=0.4, coverage=0.3, quote_negated=True), "none", ""),
+        ("negation flipped, claim figure missing", feats(similarity=0.8, coverage=0.8, quote_negated=True,
+                                                         quantities=figures("within 5 days", "no figure")), "none", ""),
+        ("swapped role", feats(similarity=0.9, coverage=0.9, swaps=(("CEO", "CFO"),)), "contradicted",
+         "evidence says CFO, claim says CEO"),
+        ("swapped role, different topic", feats(similarity=0.45, coverage=0.4, swaps=(("CEO", "CFO"),)), "none", ""),
+        ("part of the claim", feats(similarity=0.7, coverage=0.75, missing_terms=("receipt",)), "partial", "receipt"),
+        ("claim figure not in the quote", feats(similarity=0.7, coverage=0.8, quantities=figures("$40", "no figures")),
+         "none", "$40"),
+        ("unrelated", feats(similarity=0.2, coverage=0.1), "none", "does not address"),
+    ],
+)
+def test_decide_support(case: str, f: SupportFeatures, support: str, reason_has: str) -> None:
+    decided, reason = decide_support(f)
+    assert decided == support, case
+    assert reason_has in reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "flipped"),
+    [
+        ("Alcohol is reimbursable.", "Alcohol is not reimbursable, except for client entertainment.", True),
+        ("Approvers may not sign off refunds for accounts they manage.",
+         "An approver may not approve a refund for a customer account that they personally manage.", False),
+        ("Service credits must be requested within 8 weeks.",
+         "Service credits must be requested within 8 weeks and are never paid out as a refund.", False),
+        ("Paper records go to the shredder rather than the recycling bin.",
+         "Paper records are shredded; they may not be placed in recycling bins.", False),
+    ],
+)
+def test_only_negations_about_the_claim_flip_it(claim: str, quote: str, flipped: bool) -> None:
+    f = features(claim, quote, 0.8)
+    assert (f.claim_negated != f.quote_negated) is flipped
+
+
+def test_swaps_and_figures_of_another_entity() -> None:
+    f = features("Sales is the second-largest department, with 150 employees.",
+                 "Engineering is the largest department, with 248 employees.", 0.6)
+    assert f.swaps == (("Sales", "Engineering"),)
+    # 248 is Engineering's headcount: it says nothing about Sales, so the claim is unsupported, not contradicted.
+    assert not f.quantities.conflicts
+    assert decide_support(f)[0] == "none"
+
+
+def chunk(text: str) -> Chunk:
+    return Chunk(hash="c0ffee000000", text=text, document_id="d", index=0, start_char=0, end_char=len(text))
+
+
+POLICY = chunk(
+    "## 5. Lodging\n\n"
+    "The nightly hotel cap is $220 per night, before taxes, in all locations except high-cost cities. "
+    "In high-cost cities the nightly hotel cap is $340 per night.\n\n"
+    "## 6. Approvals and exclusions\n\n"
+    "Business class requires written approval from the Chief Financial Officer. "
+    "Alcohol is not reimbursable, except as part of approved client entertainment. "
+    "Expense reports must be submitted within 30 days after the trip ends.\n"
+)
+REFUNDS = chunk(
+    "| Refund amount | Who approves |\n|---|---|\n| Up to $750 | Support agent |\n"
+    "| $750.01 to $5,000 | Support team lead |\n| Above $5,000 | Finance Controller |\n"
+)
+
+
+def test_one_encode_call_per_batch_and_sentences_cached() -> None:
+    embedder = HashEmbedder()
+    checker = LocalSupportChecker(embedder)
+    claims = ["Hotels cost $220.", "Alcohol is reimbursable.", "Reports are due in 30 days."]
+    checks = checker.check([(c, ch) for c in claims for ch in (POLICY, REFUNDS)])
+    assert len(checks) == 6
+    assert len(embedder.calls) == 1
+    checker.check([("A new claim about hotels.", POLICY)])
+    assert embedder.calls[1:] == [1]  # only the new claim; the chunk's sentences are remembered
+
+
+def test_quote_points_into_the_chunk() -> None:
+    checker = LocalSupportChecker(HashEmbedder())
+    (check,) = checker.check([("Alcohol is not reimbursable.", POLICY)])
+    assert POLICY.text[check.quote_start:check.quote_end].startswith(check.quote.split(" … ")[0][:20])
+
+
+def test_empty_chunk_is_no_support() -> None:
+    (check,) = LocalSupportChecker(HashEmbedder()).check([("Anything.", chunk("   "))])
+    assert check.support == "none" and check.quote == ""
+
+
+@pytest.mark.model
+@pytest.mark.parametrize(
+    ("claim", "evidence", "support", "quote_has", "reason_has"),
+    [
+        ("Hotel rooms outside high-cost cities are capped at $220 a night.", POLICY, "full", "$220 per night", ""),
+        ("Expense reports are due no later than 30 days after the trip.", POLICY, "full", "30 days", ""),
+        ("In high-cost cities the hotel cap is $380 a night.", POLICY, "contradicted", "$340", "$380"),
+        ("Expense reports must be submitted within 45 days after the trip ends.", POLICY, "contradicted", "30 days",
+         "45 days"),
+        ("Alcohol is reimbursable.", POLICY, "contradicted", "Alcohol", "polarity"),
+        ("Business class requires written approval from the Chief Executive Officer.", POLICY, "contradicted",
+         "Chief Financial Officer", "Chief Executive Officer"),
+        ("A refund of $3,000 is approved by a support team lead.", REFUNDS, "full", "Support team lead", ""),
+        ("Support agents can approve refunds of up to $1,000.", REFUNDS, "contradicted", "$750", "$1,000"),
+        ("The office cafeteria serves lunch from noon.", POLICY, "none", "", ""),
+        ("Employees can bring a spouse on business trips at the company's expense.", POLICY, "none", "", ""),
+    ],
+)
+def test_real_checks(embedder: object, claim: str, evidence: Chunk, support: str, quote_has: str,
+                     reason_has: str) -> None:
+    (check,) = LocalSupportChecker(embedder).check([(claim, evidence)])  # type: ignore[arg-type]
+    assert check.support == support, check.reason
+    assert quote_has in check.quote
+    assert reason_has in check.reason

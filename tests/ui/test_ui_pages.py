@@ -1,0 +1,360 @@
+"""The Streamlit pages, driven in-process with AppTest against an isolated EVIDENCE_HOME."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+import typer
+from streamlit.testing.v1 import AppTest
+from typer.testing import CliRunner
+
+from ledger.database import open_engine
+from ledger.errors import EvidenceError
+from ledger.settings import Settings
+from ledger.store import RunStore
+from ledger.types import Claim, LedgerEntry
+from tests.ledger.audit_fixtures import DRAFT, HANDBOOK, POLICY, flawed_run, simple_run
+from ui.components import answer_markdown
+from ui.services import plain
+
+APP = Path(__file__).resolve().parents[2] / "ui" / "app.py"
+LONG = 600  # seconds: pages that load the embedding model
+
+
+def _history() -> None:
+    from ui.pages_history import render
+
+    render()
+
+
+def _ask() -> None:
+    from ui.pages_ask import render
+
+    render()
+
+
+def _verify() -> None:
+    from ui.pages_verify import render
+
+    render()
+
+
+def _documents() -> None:
+    from ui.pages_ingest import render
+
+    render()
+
+
+def _store(settings: Settings) -> RunStore:
+    return RunStore(open_engine(settings), settings)
+
+
+def _all_markdown(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def _unescaped(markdown: str) -> str:
+    """What a reader sees of escaped text: Markdown backslash escapes removed."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def _no_html(at: AppTest) -> None:
+    assert not [m.value for m in at.markdown if m.allow_html], "no text may be rendered as HTML"
+
+
+# -- history ------------------------------------------------------------------------------------------
+
+
+def test_history_lists_stored_runs_and_opens_one_with_its_ledger(settings: Settings) -> None:
+    store = _store(settings)
+    store.save_run(simple_run("sess-simple-0001"))
+    store.save_run(flawed_run())
+    at = AppTest.from_function(_history).run()
+    assert not at.exception
+    runs = at.dataframe[0].value
+    assert list(runs["Session"]) == ["sess-flawed-0001", "sess-simple-0001"]  # newest first
+    assert "Draft check" in set(runs["Mode"])
+
+    at.selectbox(key="history_session").set_value("sess-flawed-0001").run()
+    assert not at.exception
+    assert at.subheader[0].value.startswith("How long are customer records kept")
+    ledger = at.table[0].value
+    assert list(ledger["Id"]) == ["c1", "c2"]
+    assert all(":green-badge[Supported]" in v for v in ledger["Verdict"])
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Evidence coverage"] == "100%"
+    assert metrics["Claims"] == "2"
+    assert [b.label for b in at.get("download_button")] == ["JSON", "CSV", "HTML"]
+    text = _unescaped(_all_markdown(at))
+    assert "Draft as given" in " ".join(e.label for e in at.expander)  # revision history, round 0 first
+    assert "Correct c1 from the quote: seven years." in text  # the decision's instructions
+    assert "Customer records are retained for seven (7) years after account closure." in text  # the deciding quote
+    _no_html(at)
+
+
+def test_history_escapes_markup_from_documents(settings: Settings) -> None:
+    _store(settings).save_run(flawed_run())
+    at = AppTest.from_function(_history)
+    at.query_params["session"] = "sess-flawed-0001"
+    at.run()
+    assert not at.exception
+    shown = [e.value for e in at.info] + list(at.table[0].value["Deciding evidence"])
+    assert any("\\<script\\>alert\\(1\\)\\</script\\>" in s for s in shown)  # shown as text, never as a tag
+    assert not any("<script>" in s for s in shown)
+    _no_html(at)
+
+
+def test_history_filters_by_workspace(settings: Settings) -> None:
+    store = _store(settings)
+    store.save_run(simple_run("sess-alpha-0001", workspace="alpha"))
+    store.save_run(simple_run("sess-beta-0001", workspace="beta"))
+    at = AppTest.from_function(_history).run()
+    assert set(at.dataframe[0].value["Session"]) == {"sess-alpha-0001", "sess-beta-0001"}
+    at.selectbox(key="history_workspace").set_value("beta").run()
+    assert list(at.dataframe[0].value["Session"]) == ["sess-beta-0001"]
+
+
+def test_history_shows_a_failed_run_with_its_error(settings: Settings) -> None:
+    _store(settings).save_failed_run("sess-failed-0001", "Why?", "answer", "default", EvidenceError("Chroma is down"))
+    at = AppTest.from_function(_history).run()
+    assert list(at.dataframe[0].value["Status"]) == ["failed"]
+    at.selectbox(key="history_session").set_value("sess-failed-0001").run()
+    assert not at.exception
+    assert "Chroma is down" in at.error[0].value
+
+
+def test_audit_chain_check_says_ok_then_names_the_first_bad_row(settings: Settings) -> None:
+    store = _store(settings)
+    store.save_run(simple_run("sess-one-0001"))
+    store.save_run(simple_run("sess-two-0001"))
+    at = AppTest.from_function(_history).run()
+    at.button[0].click().run()
+    assert "Audit chain OK" in at.success[0].value
+    assert "2 rows" in at.success[0].value
+
+    with sqlite3.connect(settings.home / "ledger.db") as db:
+        db.execute("UPDATE audit_log SET query = 'edited' WHERE session_id = 'sess-one-0001'")
+    at.button[0].click().run()
+    assert not at.success
+    assert "Audit chain broken at row 1" in at.error[0].value
+
+
+def test_history_without_runs_says_so(settings: Settings) -> None:
+    at = AppTest.from_function(_history).run()
+    assert not at.exception
+    assert "No runs stored yet" in at.info[0].value
+
+
+# -- ask and verify, with the pipeline faked ------------------------------------------------------------
+
+
+class _FakeRecorder:
+    """Stands in for RecordedPipeline: stores a canned run, or raises."""
+
+    def __init__(self, settings: Settings, error: Exception | None = None) -> None:
+        self.settings, self.error, self.asked = settings, error, []
+
+    def ask(self, question: str):  # type: ignore[no-untyped-def]
+        self.asked.append(question)
+        if self.error:
+            raise self.error
+        result = simple_run("sess-asked-0001")
+        _store(self.settings).save_run(result)
+        return result
+
+    def verify(self, question: str, draft: str):  # type: ignore[no-untyped-def]
+        self.asked.append(question)
+        result = flawed_run("sess-verified-0001")
+        _store(self.settings).save_run(result)
+        return result
+
+
+def test_ask_shows_the_answer_with_numbered_sources_and_verdicts(settings: Settings,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _FakeRecorder(settings)
+    monkeypatch.setattr("ui.services.recorder", lambda config, backend, workspace: fake)
+    at = AppTest.from_function(_ask).run()
+    at.text_area(key="ask_question").input("How long are customer records kept?")
+    at.button[0].click().run()
+    assert not at.exception
+    assert fake.asked == ["How long are customer records kept?"]
+    text = _all_markdown(at)
+    assert ":green-background[Customer records are kept for seven years\\[1\\]\\.]" in text
+    assert "**[1]** Records Retention Policy v3" in text
+    assert ":green-badge[Supported]" in at.table[0].value["Verdict"][0]
+    assert [b.label for b in at.get("download_button")] == ["JSON", "CSV", "HTML"]
+
+
+def test_ask_shows_product_errors_as_one_message(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _FakeRecorder(settings, error=EvidenceError("the vector store at /srv/x_y is locked"))
+    monkeypatch.setattr("ui.services.recorder", lambda config, backend, workspace: fake)
+    at = AppTest.from_function(_ask).run()
+    at.text_area(key="ask_question").input("Anything?")
+    at.button[0].click().run()
+    assert not at.exception  # no traceback on the page
+    assert at.error[0].value == plain("the vector store at /srv/x_y is locked")
+
+
+def test_ask_needs_a_question(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _FakeRecorder(settings)
+    monkeypatch.setattr("ui.services.recorder", lambda config, backend, workspace: fake)
+    at = AppTest.from_function(_ask).run()
+    at.button[0].click().run()
+    assert fake.asked == []
+    assert "Type a question first" in at.warning[0].value
+
+
+def test_claude_is_offered_only_with_an_api_key(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("EVIDENCE_ANTHROPIC__API_KEY", raising=False)
+    at = AppTest.from_function(_ask).run()
+    backend = at.radio(key="ask_backend")
+    assert backend.disabled and backend.value == "local"
+    assert any("no API key" in c.value for c in at.caption)
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-used")
+    at = AppTest.from_function(_ask).run()
+    assert not at.radio(key="ask_backend").disabled
+    assert not any("no API key" in c.value for c in at.caption)
+
+
+def test_verify_page_runs_the_draft_and_shows_the_revision_history(settings: Settings,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _FakeRecorder(settings)
+    monkeypatch.setattr("ui.services.recorder", lambda config, backend, workspace: fake)
+    at = AppTest.from_function(_verify).run()
+    at.text_input(key="verify_question").input("How long are customer records kept?")
+    at.text_area(key="verify_draft").input(DRAFT)
+    at.button[0].click().run()
+    assert not at.exception
+    labels = [e.label for e in at.expander]
+    assert any("Draft as given" in label and "coverage 33%" in label for label in labels)
+    assert any("Revision 1" in label and "final" in label for label in labels)
+    assert any(":red-badge[Contradicted]" in c for c in _all_markdown(at).splitlines())
+
+
+def test_app_opens_on_the_ask_page(settings: Settings) -> None:
+    at = AppTest.from_file(str(APP)).run()
+    assert not at.exception
+    assert at.title[0].value == "Ask"
+    assert at.sidebar.text_input(key="workspace").value == "default"
+    assert any("0 documents" in c.value for c in at.sidebar.caption)
+
+
+# -- the answer rendering ----------------------------------------------------------------------------------
+
+
+def _entry(answer: str, sentence: str, verdict: str) -> LedgerEntry:
+    start = answer.index(sentence)
+    claim = Claim(id="c1", text=sentence, type="fact", importance="material", span=(start, start + len(sentence)))
+    return LedgerEntry(claim=claim, verdict=verdict, confidence=0.9)  # type: ignore[arg-type]
+
+
+def test_answer_markdown_numbers_citations_shades_claims_and_escapes_text() -> None:
+    first = f"Costs rose 5% *overall* <b>[cite:{POLICY}]."
+    second = f"Approval is by the DPO [cite:{HANDBOOK}][cite:{POLICY}]."
+    answer = f"{first} {second}"
+    shown = answer_markdown(answer, [_entry(answer, first, "supported"), _entry(answer, second, "not_found")])
+    assert shown == (
+        ":green-background[Costs rose 5% \\*overall\\* \\<b\\>\\[1\\]\\.] "
+        ":violet-background[Approval is by the DPO\\[2\\]\\[1\\]\\.]"
+    )
+
+
+def test_answer_markdown_falls_back_to_plain_text_when_spans_are_stale() -> None:
+    answer = f"Records are kept [cite:{POLICY}]."
+    stale = _entry(answer, "Records are kept", "supported").model_copy(deep=True)
+    stale.claim.span = (0, 999)
+    assert answer_markdown(answer, [stale]) == "Records are kept\\[1\\]\\."
+
+
+# -- the command ---------------------------------------------------------------------------------------------
+
+
+def test_evidence_ui_runs_streamlit_on_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ledger.cli import ui_command
+
+    launched: list[list[str]] = []
+
+    class _Child:
+        def __init__(self, command: list[str]) -> None:
+            launched.append(command)
+
+        def wait(self, timeout: float | None = None) -> int:
+            return 0
+
+    monkeypatch.setattr(ui_command.subprocess, "Popen", _Child)
+    app = typer.Typer()
+    ui_command.register(app)
+    app.command(name="noop")(lambda: None)  # a second command keeps `ui` a subcommand
+    outcome = CliRunner().invoke(app, ["ui", "--port", "8642"])
+    assert outcome.exit_code == 0, outcome.output
+    command = launched[0]
+    assert command[1:4] == ["-m", "streamlit", "run"]
+    assert Path(command[4]) == APP
+    flags = dict(zip(command[5::2], command[6::2], strict=False))
+    assert flags["--server.port"] == "8642"
+    assert flags["--server.headless"] == "true"
+    assert flags["--browser.gatherUsageStats"] == "false"
+    assert flags["--server.address"] == "127.0.0.1"
+
+
+# -- with the real model ---------------------------------------------------------------------------------------
+
+
+TRAVEL = """# Travel Policy
+
+Effective date: 2026-01-15
+
+The nightly hotel cap for standard locations is $250. The domestic meal per diem is $75 per day.
+Expense reports must be submitted within 30 days after the trip ends.
+"""
+
+
+@pytest.mark.model
+def test_documents_page_uploads_ingests_and_reports_failures(settings: Settings) -> None:
+    at = AppTest.from_function(_documents, default_timeout=LONG).run()
+    assert "No documents yet" in at.info[0].value
+    at.file_uploader[0].set_value([
+        ("travel.md", TRAVEL.encode(), "text/markdown"),
+        ("broken.pdf", b"this is not a pdf", "application/pdf"),
+    ])
+    at.run()
+    at.button[0].click().run()
+    assert not at.exception
+    assert (settings.home / "uploads" / "travel.md").read_text() == TRAVEL
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Added"] == "1" and metrics["Failed"] == "1"
+    failures = at.dataframe[0].value
+    assert list(failures["File"]) == [str((settings.home / "uploads" / "broken.pdf").resolve())]
+    assert failures["Reason"][0]
+    documents = at.dataframe[1].value
+    assert list(documents["File"]) == ["travel.md"]
+
+
+@pytest.mark.model
+def test_verify_page_judges_a_draft_against_the_corpus(settings: Settings, tmp_path: Path) -> None:
+    from ingest.pipeline import Ingestor
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "travel.md").write_text(TRAVEL)
+    report = Ingestor(settings).run([tmp_path / "docs"])
+    assert report.documents_added == 1
+    at = AppTest.from_function(_verify, default_timeout=LONG).run()
+    at.text_input(key="verify_question").input("What are the travel rules?")
+    at.text_area(key="verify_draft").input(
+        "The nightly hotel cap for standard locations is $250. "
+        "Every employee receives a $1,000 annual wellness stipend."
+    )
+    at.button[0].click().run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    first_round = next(e for e in at.expander if "Draft as given" in e.label)
+    draft_text = "\n".join(m.value for m in first_round.markdown)
+    assert ":green-background[The nightly hotel cap" in draft_text  # supported, shaded green
+    assert ":violet-background[Every employee receives" in draft_text  # not found, shaded purple
+    stored = _store(settings).list_runs()
+    assert [r.mode for r in stored] == ["verify"]

@@ -1,0 +1,48 @@
+"""Entry point of the UI (`evidence ui` runs `streamlit run` on this file): sidebar, navigation, pages."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ledger.settings import Settings
+from ui import pages_ask, pages_history, pages_ingest, pages_verify, services
+from ui.services import plain
+
+# Static layout only: no document, model or user text ever goes through HTML.
+STYLE = "<style>[data-testid='stMainBlockContainer']{padding-top:3rem;max-width:1280px}</style>"
+
+
+def sidebar(config: Settings) -> None:
+    """The workspace every page works in, and what it holds."""
+    st.text_input("Workspace", value=config.workspace, key=services.WORKSPACE_KEY,
+                  help="Documents, answers and history are kept per workspace.")
+    workspace = services.current_workspace(config)
+    docs = services.guarded(lambda: services.documents(config, workspace))
+    if docs is not None:
+        st.caption(f"{len(docs)} documents · {sum(d.chunks for d in docs)} chunks indexed")
+    where = str(config.home.resolve())
+    if config.database_url:
+        from sqlalchemy.engine import make_url
+
+        where = make_url(config.database_url).render_as_string(hide_password=True)
+    st.caption(f"Data: {plain(where)}")
+
+
+st.set_page_config(page_title="Evidence Ledger", page_icon=":material/fact_check:", layout="wide")
+st.html(STYLE)
+pages = st.navigation(
+    [
+        st.Page(pages_ask.render, title="Ask", icon=":material/question_answer:", url_path="ask", default=True),
+        st.Page(pages_verify.render, title="Check a draft", icon=":material/fact_check:", url_path="verify"),
+        st.Page(pages_ingest.render, title="Documents", icon=":material/library_books:", url_path="documents"),
+        st.Page(pages_history.render, title="History", icon=":material/history:", url_path="history"),
+    ],
+    position="top",
+)
+with st.sidebar:
+    st.markdown("### :material/fact_check: Evidence Ledger")
+    st.caption("Answers from your own documents, with every sentence proved or visibly marked as not proved.")
+    settings = services.guarded(services.settings)
+    if settings is not None:
+        sidebar(settings)
+pages.run()

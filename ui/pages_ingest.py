@@ -1,0 +1,167 @@
+"""Documents: upload files or name a folder on the server, ingest them with progress, see what is indexed."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pandas as pd
+import streamlit as st
+
+from ledger.settings import Settings
+from ui import services
+from ui.services import guarded, plain
+
+if TYPE_CHECKING:
+    from streamlit.runtime.uploaded_file_manager import UploadedFile
+
+    from ingest.types import IngestReport
+
+REPORT_KEY = "ingest_report"
+UPLOADER_KEY = "ingest_uploader_round"
+
+
+class PageProgress:
+    """Draws the ingest progress protocol (ingest.pipeline.IngestProgress) as two progress bars."""
+
+    def __init__(self) -> None:
+        self.files_total = self.files_done = self.chunks_total = self.chunks_done = 0
+        self.files_bar = st.progress(0.0, text="Looking for files…")
+        self.chunks_bar = st.progress(0.0, text="Chunks embedded: waiting for the first file")
+
+    def files_found(self, total: int) -> None:
+        self.files_total = total
+        self.files_bar.progress(0.0 if total else 1.0, text=f"Files read: 0 of {total}")
+
+    def file_read(self, path: Path) -> None:
+        self.files_done += 1
+        share = self.files_done / self.files_total if self.files_total else 1.0
+        self.files_bar.progress(min(share, 1.0), text=f"Files read: {self.files_done} of {self.files_total} "
+                                                      f"({plain(path.name)})")
+
+    def chunks_queued(self, count: int) -> None:
+        self.chunks_total += count
+        self._chunks()
+
+    def chunks_embedded(self, count: int) -> None:
+        self.chunks_done += count
+        self._chunks()
+
+    def _chunks(self) -> None:
+        share = self.chunks_done / self.chunks_total if self.chunks_total else 0.0
+        self.chunks_bar.progress(min(share, 1.0), text=f"Chunks embedded: {self.chunks_done} of {self.chunks_total}")
+
+
+def render() -> None:
+    """The Documents page."""
+    config = services.settings()
+    workspace = services.current_workspace(config)
+    st.title("Documents", anchor=False)
+    st.caption(f"Add documents to workspace **{plain(workspace)}**. Re-ingesting is safe: unchanged files are "
+               "skipped, changed files replace their old chunks, and one bad file never stops a batch.")
+    round_no = st.session_state.setdefault(UPLOADER_KEY, 0)
+    with st.container(border=True):
+        upload, folder_col = st.columns(2, gap="large")
+        uploads = upload.file_uploader(
+            "Upload files", accept_multiple_files=True, key=f"ingest_uploads_{round_no}",
+            type=[ext.lstrip(".") for ext in config.ingest.extensions],
+            max_upload_size=max(1, math.ceil(config.ingest.max_file_mb)),
+            help=f"Saved to {config.home / 'uploads'} on the server, then ingested.",
+        )
+        folder = folder_col.text_input("…or a folder or file on the server", key="ingest_folder",
+                                       placeholder="/data/policies")
+        prune = folder_col.checkbox("Remove documents whose files are gone", key="ingest_prune")
+        start = st.button("Ingest", type="primary", icon=":material/upload:", disabled=not uploads and not folder)
+    if start:
+        report = _ingest(config, workspace, uploads or [], folder.strip(), prune)
+        if report is not None:
+            st.session_state[REPORT_KEY] = report
+            st.session_state[UPLOADER_KEY] = round_no + 1  # a fresh, empty uploader
+            if report.documents_added or report.documents_updated or report.documents_pruned:
+                services.forget_pipelines()  # pipelines built before must see the new corpus
+            st.rerun()
+    report = st.session_state.get(REPORT_KEY)
+    if report is not None:
+        show_report(report)
+    _document_list(config, workspace)
+
+
+def _ingest(config: Settings, workspace: str, uploads: list[UploadedFile], folder: str,
+            prune: bool) -> IngestReport | None:
+    paths = guarded(lambda: _save_uploads(config, uploads))
+    if paths is None:
+        return None
+    if folder:
+        paths.append(Path(folder).expanduser())
+    with st.status("Ingesting…", expanded=True) as status:
+        progress = PageProgress()
+
+        def run() -> IngestReport:
+            from ingest.pipeline import Ingestor
+
+            return Ingestor(config, workspace).run(paths, prune=prune, progress=progress)
+
+        report = guarded(run)
+        status.update(label="Ingest finished" if report else "Ingest stopped", state="complete" if report else "error")
+    return report
+
+
+def _save_uploads(config: Settings, uploads: list[UploadedFile]) -> list[Path]:
+    folder = config.home / "uploads"
+    folder.mkdir(parents=True, exist_ok=True)
+    saved = []
+    for upload in uploads:
+        name = Path(upload.name).name  # never a path from the browser: only the bare file name
+        if name in ("", ".", ".."):
+            continue
+        target = folder / name
+        target.write_bytes(upload.getvalue())
+        saved.append(target)
+    return saved
+
+
+def show_report(report: IngestReport) -> None:
+    """What the last ingest did, failures with their reasons."""
+    st.subheader("Last ingest", anchor=False)
+    cols = st.columns(6)
+    cols[0].metric("Added", report.documents_added, border=True)
+    cols[1].metric("Updated", report.documents_updated, border=True)
+    cols[2].metric("Unchanged", report.documents_unchanged, border=True)
+    cols[3].metric("Chunks written", report.chunks_added, border=True)
+    cols[4].metric("Failed", len(report.failed), border=True)
+    cols[5].metric("Seconds", f"{report.seconds:.1f}", border=True)
+    if report.documents_pruned:
+        st.caption(f"{report.documents_pruned} documents removed because their files are gone.")
+    if report.failed:
+        st.error(f"{len(report.failed)} file(s) could not be ingested; the rest of the batch went through.",
+                 icon=":material/error:")
+        st.dataframe(pd.DataFrame([{"File": f.path, "Reason": f.error} for f in report.failed]), hide_index=True,
+                     width="stretch")
+    else:
+        st.success("Every file was ingested.", icon=":material/check_circle:")
+
+
+def _document_list(config: Settings, workspace: str) -> None:
+    docs = guarded(lambda: services.documents(config, workspace))
+    if docs is None:
+        return
+    st.subheader(f"Documents in {plain(workspace)}", anchor=False)
+    if not docs:
+        st.info("No documents yet. Upload files or name a folder above.", icon=":material/folder_open:")
+        return
+    st.caption(f"{len(docs)} documents, {sum(d.chunks for d in docs)} chunks.")
+    frame = pd.DataFrame([{
+        "Title": d.title,
+        "File": Path(d.path).name,
+        "Date": d.date,
+        "Date from": d.date_source,
+        "Chunks": d.chunks,
+        "Ingested (UTC)": d.ingested_at.replace(tzinfo=None),
+        "Path": d.path,
+    } for d in docs])
+    st.dataframe(frame, hide_index=True, width="stretch", column_config={
+        "Title": st.column_config.TextColumn(width="medium"),
+        "Date": st.column_config.DateColumn(format="YYYY-MM-DD"),
+        "Ingested (UTC)": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm"),
+    })
