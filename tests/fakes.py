@@ -26,3 +26,56 @@ class HashEmbedder(Embedder):
             vec = np.random.default_rng(seed).standard_normal(self.dim).astype(np.float32)
             rows.append(vec / np.linalg.norm(vec))
         return np.asarray(rows, dtype=np.float32).reshape(len(texts), self.dim)
+
+
+class Queue:
+    """A queue of canned outputs; popping an empty queue fails the test loudly."""
+
+    def __init__(self, *items: object) -> None:
+        self.items = list(items)
+        self.calls: list[tuple] = []
+
+    def pop(self, *args: object) -> object:
+        self.calls.append(args)
+        assert self.items, "fake called more often than the test expected"
+        return self.items.pop(0)
+
+
+class FakeWriter:
+    """Returns queued drafts."""
+
+    def __init__(self, *drafts: str) -> None:
+        self.queue = Queue(*drafts)
+
+    def run(self, question, evidence):  # type: ignore[no-untyped-def]
+        return self.queue.pop(question, evidence)
+
+
+class FakeSkeptic:
+    """Always returns an empty critique."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def run(self, question, draft, evidence):  # type: ignore[no-untyped-def]
+        from ledger.types import Critique
+
+        self.calls += 1
+        return Critique(summary="fine")
+
+
+class FakeReviser:
+    """Returns queued revisions."""
+
+    def __init__(self, *drafts: str) -> None:
+        self.queue = Queue(*drafts)
+
+    def run(self, question, draft, ledger, decision, critique, evidence):  # type: ignore[no-untyped-def]
+        return self.queue.pop(draft, decision)
+
+
+class FakeGaps:
+    """Reports full completeness."""
+
+    def run(self, question, answer, evidence):  # type: ignore[no-untyped-def]
+        return 1.0, []

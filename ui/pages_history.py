@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from ledger.store import RunStore
 
 ALL = "All workspaces"
+SHOWN = 300  # rows in the runs table
+SCAN = 2000  # recent runs scanned for the workspace filter's choices
 OPEN_KEY = "history_session"
 
 
@@ -27,15 +29,19 @@ def render() -> None:
     store = guarded(lambda: services.run_store(config))
     if store is None:
         return
-    every = guarded(lambda: store.list_runs())
-    if every is None:
+    recent = guarded(lambda: store.list_runs(limit=SCAN))
+    if recent is None:
         return
     filters, check = st.columns([3, 1], vertical_alignment="bottom")
-    workspaces = sorted({r.workspace_id for r in every})
+    workspaces = sorted({r.workspace_id for r in recent} | {services.current_workspace(config)})
     chosen = filters.selectbox("Workspace", [ALL, *workspaces], key="history_workspace")
     if check.button("Verify audit chain", icon=":material/verified_user:", width="stretch"):
         _verify_chain(store)
-    runs = [r for r in every if chosen in (ALL, r.workspace_id)]
+    runs = recent[:SHOWN] if chosen == ALL else guarded(lambda: store.list_runs(workspace=chosen, limit=SHOWN))
+    if runs is None:
+        return
+    if len(runs) == SHOWN:
+        st.caption(f"Showing the latest {SHOWN} runs; older ones are in the exports and `evidence audit list`.")
     if not runs:
         st.info("No runs stored yet. Ask a question or check a draft; every run appears here.", icon=":material/info:")
         return

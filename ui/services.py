@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from ingest.types import DocumentInfo
     from ledger.runs import RecordedPipeline
     from ledger.store import RunStore
+    from ledger.types import RunResult
 
 T = TypeVar("T")
 log = logging.getLogger("ui")
@@ -51,14 +53,36 @@ def anthropic_available(config: Settings) -> bool:
     return bool(config.anthropic.api_key or os.environ.get("ANTHROPIC_API_KEY"))
 
 
+class SharedRecorder:
+    """A RecordedPipeline shared by every browser session, running one question at a time.
+
+    One at a time because a run's audit row counts model calls as the difference of the pipeline's call meter
+    before and after it; two runs at once would each count the other's calls.
+    """
+
+    def __init__(self, pipeline: RecordedPipeline) -> None:
+        self.pipeline = pipeline
+        self._lock = threading.Lock()
+
+    def ask(self, question: str) -> RunResult:
+        """Answer and store."""
+        with self._lock:
+            return self.pipeline.ask(question)
+
+    def verify(self, question: str, draft: str) -> RunResult:
+        """Verify a draft and store."""
+        with self._lock:
+            return self.pipeline.verify(question, draft)
+
+
 @st.cache_resource(show_spinner="Loading the embedding model and the corpus…", max_entries=4)
-def _recorder(backend: str, workspace: str, where: tuple[str, str, str], _config: Settings) -> RecordedPipeline:
+def _recorder(backend: str, workspace: str, where: tuple[str, str, str], _config: Settings) -> SharedRecorder:
     from ledger.runs import RecordedPipeline
 
-    return RecordedPipeline(_config.model_copy(update={"backend": backend}), workspace=workspace)
+    return SharedRecorder(RecordedPipeline(_config.model_copy(update={"backend": backend}), workspace=workspace))
 
 
-def recorder(config: Settings, backend: str, workspace: str) -> RecordedPipeline:
+def recorder(config: Settings, backend: str, workspace: str) -> SharedRecorder:
     """The recording pipeline of (backend, workspace), built once per process: building it loads the model."""
     where = (str(config.home.resolve()), config.database_url or "", config.chroma_url or "")
     return _recorder(backend, workspace, where, config)
