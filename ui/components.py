@@ -16,7 +16,7 @@ from ledger.audit_types import AuditRecord
 from ledger.cli.render import numbered_answer
 from ledger.exports import FORMATS, export_run
 from ledger.types import EvidenceLedger, EvidenceMatch, LedgerEntry, RevisionAttempt, RunResult
-from ui.services import BACKEND_LABELS, guarded, plain
+from ui.services import BACKEND_LABELS, code, guarded, plain
 
 VERDICT_LABEL = {"supported": "Supported", "weak": "Weak", "contradicted": "Contradicted", "not_found": "Not found"}
 VERDICT_COLOR = {"supported": "green", "weak": "orange", "contradicted": "red", "not_found": "violet"}
@@ -70,7 +70,7 @@ def _header(result: RunResult, record: AuditRecord | None, key: str) -> None:
     about.caption(
         f"{MODE_LABEL[result.mode]} · {BACKEND_LABELS.get(result.backend, plain(result.backend))} · "
         f"workspace {plain(result.workspace)} · {result.duration_ms / 1000:.1f} s{when} · "
-        f"session `{result.session_id}`"
+        f"session {code(result.session_id)}"
     )
     if record is not None:
         with actions, st.container(horizontal=True, horizontal_alignment="right"):
@@ -190,12 +190,12 @@ def _sources(result: RunResult) -> None:
             source = matches.get(chunk)
             if source is not None:
                 date = f" · {source.doc_date:%d %b %Y}" if source.doc_date else ""
-                st.markdown(f"**[{number}]** {plain(source.document)}{date}  \n"
-                            f":gray[`{chunk}` · {plain(Path(source.path).name) if source.path else 'path unknown'}]")
+                name = plain(Path(source.path).name) if source.path else "path unknown"
+                st.markdown(f"**[{number}]** {plain(source.document)}{date}  \n:gray[{code(chunk)} · {name}]")
             elif chunk in phantoms:
-                st.markdown(f"**[{number}]** :red[`{chunk}` — no such chunk in this workspace (phantom citation)]")
+                st.markdown(f"**[{number}]** :red[{code(chunk)} — no such chunk in this workspace (phantom citation)]")
             else:
-                st.markdown(f"**[{number}]** `{chunk}` :gray[— cited, but not used as evidence for any claim]")
+                st.markdown(f"**[{number}]** {code(chunk)} :gray[— cited, but not used as evidence for any claim]")
 
 
 def ledger_table(ledger: EvidenceLedger) -> None:
@@ -206,7 +206,7 @@ def ledger_table(ledger: EvidenceLedger) -> None:
     rows = []
     for entry in ledger.entries:
         claim, lead = entry.claim, _deciding(entry)
-        evidence = (f"“{plain(_clip(lead.quote, 220))}”  \n:gray[— {plain(lead.document)} · `{lead.chunk_hash}` · "
+        evidence = (f"“{plain(_clip(lead.quote, 220))}”  \n:gray[— {plain(lead.document)} · {code(lead.chunk_hash)} · "
                     f"similarity {lead.similarity:.2f}]" if lead else ":gray[no passage in the corpus states this]")
         rows.append({
             "Id": claim.id,
@@ -228,7 +228,7 @@ def claim_details(ledger: EvidenceLedger) -> None:
         claim = entry.claim
         label = f"**{claim.id}** {verdict_badge(entry.verdict)} {plain(_clip(claim.text, 110))}"
         with st.expander(label, icon=VERDICT_ICON[entry.verdict]):
-            cited = ", ".join(f"`{h}`" for h in claim.cited) or "nothing"
+            cited = ", ".join(code(h) for h in claim.cited) or "nothing"
             st.markdown(f"{plain(claim.text)}  \n:gray[{claim.type} · {claim.importance} · confidence "
                         f"{entry.confidence:.2f} · cites {cited}]")
             lead = _deciding(entry)
@@ -256,7 +256,7 @@ def _quote(match: EvidenceMatch) -> None:
     date = f" ({match.doc_date:%d %b %Y})" if match.doc_date else ""
     reason = f"  \n:gray[{plain(match.reason)}]" if match.reason else ""
     st.markdown(
-        f":gray[— {plain(match.document)}{date} · `{match.chunk_hash}` · similarity {match.similarity:.2f} · "
+        f":gray[— {plain(match.document)}{date} · {code(match.chunk_hash)} · similarity {match.similarity:.2f} · "
         f"support **{match.support}** · {match.match_type} match]{reason}"
     )
 
@@ -315,14 +315,14 @@ def audit_details(result: RunResult, record: AuditRecord | None) -> None:
         st.caption("This run has no audit row.")
         return
     usage = record.token_usage
-    chunks = ", ".join(f"`{h}`" for h in record.retrieved_chunk_ids) or "none"
+    chunks = ", ".join(code(h) for h in record.retrieved_chunk_ids) or "none"
     st.markdown("\n".join([
         f"- **Recorded** {record.recorded_at:%Y-%m-%d %H:%M:%S} UTC by {plain(record.user_id)} "
         f"(audit row {record.id})",
         f"- **Status** {record.status} · **mode** {record.mode} · **backend** {plain(record.backend)}",
-        f"- **Row hash** `{record.row_hash}`",
-        f"- **Previous row hash** `{record.prev_hash}`",
-        f"- **Stored run sha256** `{record.result_sha256 or '—'}`",
+        f"- **Row hash** {code(record.row_hash)}",
+        f"- **Previous row hash** {code(record.prev_hash)}",
+        f"- **Stored run sha256** {code(record.result_sha256 or '')}",
         f"- **Model calls** {record.llm_calls} · **tokens** {usage.input_tokens} in / {usage.output_tokens} out",
         f"- **Retrieved chunks** {chunks}",
     ]))

@@ -10,7 +10,7 @@ import streamlit as st
 from ledger.audit_types import AuditRecord
 from ui import services
 from ui.components import MODE_LABEL, render_result
-from ui.services import guarded, plain
+from ui.services import code, guarded, plain
 
 if TYPE_CHECKING:
     from ledger.store import RunStore
@@ -62,13 +62,13 @@ def _verify_chain(store: RunStore) -> None:
     if report.ok:
         st.success(
             f"Audit chain OK: {report.rows_checked} rows re-hashed, {report.runs_checked} stored runs match their "
-            f"audit rows, {report.purged_rows} purged rows linked through. Head hash `{report.head_hash}`.",
+            f"audit rows, {report.purged_rows} purged rows linked through. Head hash {code(report.head_hash)}.",
             icon=":material/verified:",
         )
     elif report.first_bad is not None:
         bad = report.first_bad
         where = f"row {bad.id}" if bad.id is not None else "the chain head"
-        session = f" (session `{plain(bad.session_id)}`)" if bad.session_id else ""
+        session = f" (session {code(bad.session_id)})" if bad.session_id else ""
         st.error(f"Audit chain broken at {where}{session}: {plain(bad.reason)}", icon=":material/gpp_bad:")
     else:
         st.error("Audit chain broken.", icon=":material/gpp_bad:")
@@ -83,13 +83,14 @@ def _runs_table(runs: list[AuditRecord]) -> str | None:
         "Status": r.status,
         "Coverage": r.final_coverage,
         "Claims": r.claim_count,
-        "Risk": r.risk_level,
+        "Topic risk": r.risk_level,
         "User": r.user_id,
         "Session": r.session_id,
     } for r in runs])
     sessions = [r.session_id for r in runs]
+    styled = frame.style.map(lambda v: "color:#b42318;font-weight:600" if v == "failed" else "", subset=["Status"])
     event = st.dataframe(
-        frame, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row", key="history_table",
+        styled, hide_index=True, width="stretch", on_select="rerun", selection_mode="single-row", key="history_table",
         column_config={
             "Started (UTC)": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm"),
             "Question": st.column_config.TextColumn(width=300),

@@ -37,6 +37,11 @@ def plain(text: str, *, keep_lines: bool = False) -> str:
     return " ".join(escaped.split())
 
 
+def code(text: str) -> str:
+    """An identifier (hash, session id) as inline code: shown verbatim, whatever it contains."""
+    return "`" + " ".join(text.replace("`", "'").split()) + "`" if text.strip() else "—"
+
+
 def settings() -> Settings:
     """Settings from the environment, read on every rerun so the page always shows the data home in force."""
     return load_settings()
