@@ -47,7 +47,7 @@ DATE_RE = re.compile(
     r"|(?P<my_>\b(?P<mym>" + _MONTH_RE + r"),?\s+(?P<myy>\d{4})\b)"
     r"|(?P<num>\b(?P<n1>\d{1,2})/(?P<n2>\d{1,2})/(?P<n3>\d{4}|\d{2})\b)"
     r"|(?P<q>\bQ(?P<qq>[1-4])(?:\s*(?:FY\s*)?'?(?P<qy>\d{4}|\d{2}))?\b)"
-    r"|(?P<qw>\b(?P<qwn>first|second|third|fourth)\s+quarter(?:\s+(?:of\s+)?(?P<qwy>\d{4}))?\b)"
+    r"|(?P<qw>\b(?P<qwn>first|second|third|fourth)[\s-]+quarter(?:\s+(?:of\s+)?(?P<qwy>\d{4}))?\b)"
     r"|(?P<fy>\b(?:FY\s*'?|fiscal\s+year\s+)(?P<fyy>\d{4}|\d{2})\b)"
     r"|(?P<wd>\b(?:" + "|".join(WEEKDAYS) + r")s?\b)"
     # A month on its own only when capitalised, and never "May" (the modal verb starts sentences too).
@@ -212,7 +212,8 @@ def frequency_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
         base = "year" if unit in ("year", "yr") else unit
         return (count * _PER_YEAR[base], j + 1) if base in _PER_YEAR else None
 
-    after_duration = i > 0 and bool(unit_word(tokens[i - 1][0]))
+    # "3 days per week" is a rate; "the same quarter a year before" is not.
+    after_duration = i > 1 and bool(unit_word(tokens[i - 1][0])) and number_at(tokens, i - 2) is not None
     if word in ("every", "each") or (word in ("per", "a", "an") and after_duration):  # "3 days per week" is a rate
         number = number_at(tokens, i + 1) if i + 1 < len(tokens) and word in ("every", "each") else None
         if number is not None:

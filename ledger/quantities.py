@@ -310,10 +310,13 @@ def _comparable(a: Quantity, b: Quantity) -> bool:
         return bool(a.context & b.context) or not (a.context or b.context)
     if a.kind == "number":
         return a.context == b.context
-    if a.kind in ("duration", "frequency") and a.number != b.number:
-        # "45 minutes" to complete is no rival of "within 21 days": figures that far apart measure different things.
+    if a.kind == "frequency" and a.number != b.number:
+        return max(a.value, b.value) <= 30 * max(min(a.value, b.value), 1e-9)
+    if a.kind == "duration" and a.number != b.number and _unit_size(a) != _unit_size(b):
+        # Another number in another unit measures something else ("5 hours of remote work" is no rival of
+        # "3 days per week"), unless the two are close ("a week" against "2 business days").
         x, y = _days(a), _days(b)
-        return max(x, y) <= 30 * max(min(x, y), 1e-9)
+        return max(x, y) <= 5 * max(min(x, y), 1e-9)
     return True  # percent, time, date and weekday always compare
 
 
@@ -332,6 +335,10 @@ def _equal(a: Quantity, b: Quantity) -> bool:
     if a.approx or b.approx:
         return abs(x - y) <= max(0.05 * max(abs(x), abs(y)), 1.0 if a.kind == "percent" else 0.0)
     return abs(x - y) <= 1e-6 * max(1.0, abs(x))
+
+
+def _unit_size(q: Quantity) -> float:
+    return round(q.value / q.number, 6) if q.number else 0.0
 
 
 def _days(q: Quantity) -> float:
@@ -392,7 +399,32 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
         else:
             results.append(QuantityMatch(q, "absent", vague[0] if vague else None))
-    return Agreement(tuple(results))
+    return Agreement(tuple(_paired(results, evidence)))
+
+
+def _paired(results: list[QuantityMatch], evidence: list[Quantity]) -> list[QuantityMatch]:
+    """A figure and its date stated together in the claim must be together in the evidence.
+
+    In "612 employees on September 30, up from 587 on June 30" the date of 612 is September 30: a claim of
+    "612 employees on June 30" finds both figures, but another date stands between them.
+    """
+    out = list(results)
+    for n in range(len(out) - 1):
+        a, b = out[n], out[n + 1]
+        if a.status != "matched" or b.status != "matched" or a.evidence is None or b.evidence is None:
+            continue
+        if not {a.claim.kind, b.claim.kind} & {"date", "weekday"}:
+            continue
+        lo, hi = sorted((a.evidence.start, b.evidence.start))
+        for k, m in ((n + 1, b), (n, a)):
+            assert m.evidence is not None
+            found = m.evidence
+            rival = next((e for e in evidence if lo < e.start < hi and e.kind == m.claim.kind
+                          and (e.value, e.parts) != (found.value, found.parts)), None)
+            if rival is not None:
+                out[k] = QuantityMatch(m.claim, "conflict", rival, m.anchor)
+                break
+    return out
 
 
 def _derived(q: Quantity, evidence: Sequence[Quantity]) -> bool:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from ingest.types import Chunk
-from ledger.quantities import Agreement, QuantityMatch, compare_quantities, extract_quantities
+from ledger.quantities import Agreement, Quantity, QuantityMatch, compare_quantities, extract_quantities
 from ledger.sentences import split_sentences
 from ledger.settings import JudgeSettings
 from ledger.terms import coverage, find_swaps, key_terms, polarity
@@ -89,11 +89,14 @@ class Thresholds:
 DEFAULT_THRESHOLDS = Thresholds()
 
 
-def features(claim: str, quote: str, similarity: float, polarity_text: str | None = None) -> SupportFeatures:
+def features(
+    claim: str, quote: str, similarity: float, polarity_text: str | None = None, context: str = ""
+) -> SupportFeatures:
     """The rule features of a claim against a quote, given their embedding similarity.
 
     `polarity_text` is the part of the quote whose polarity counts (by default all of it): of two neighbouring
-    sentences, a "not" in the one that is about something else must not flip the claim.
+    sentences, a "not" in the one that is about something else must not flip the claim. `context` is what is
+    known of the quote's document (its title and date): "the 2024 policy" finds its year there.
     """
     claim_terms, quote_terms = key_terms(claim), key_terms(quote)
     agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
@@ -109,6 +112,7 @@ def features(claim: str, quote: str, similarity: float, polarity_text: str | Non
         and (renamed or (m.evidence.about & theirs and not m.evidence.about & ours)) else m
         for m in agreement.matches
     ))
+    agreement = _with_context(agreement, extract_quantities(context) if context else [])
     claim_negated, claim_anchor = polarity(claim, quote_terms)
     quote_negated, quote_anchor = polarity(quote if polarity_text is None else polarity_text, claim_terms)
     return SupportFeatures(
@@ -121,6 +125,20 @@ def features(claim: str, quote: str, similarity: float, polarity_text: str | Non
         negation_anchor=max(claim_anchor, quote_anchor),
         swaps=swaps,
     )
+
+
+def _with_context(agreement: Agreement, context: list[Quantity]) -> Agreement:
+    """Claim figures the quote lacks but its document's title or date gives are matched; a bare year the quote
+    lacks ("In 2026, ...") frames the claim rather than asserting a figure, so it is left out."""
+    kept = []
+    for m in agreement.matches:
+        if m.status == "absent" and context:
+            found = compare_quantities([m.claim], context).matches[0]
+            m = found if found.status == "matched" else m
+        if m.status == "absent" and m.claim.kind == "date" and m.claim.parts[1:] == (None, None, None):
+            continue
+        kept.append(m)
+    return Agreement(tuple(kept))
 
 
 def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
@@ -213,6 +231,11 @@ def _parts(sentence: str) -> list[tuple[str, int, int, tuple[str, ...]]]:
             start = sentence.index(piece, a)
             out.append((piece, start, start + len(piece), units))
     return out
+
+
+def _context(chunk: Chunk) -> str:
+    """What the chunk's document says about itself: its title and date."""
+    return " ".join(part for part in (chunk.title, chunk.doc_date.isoformat() if chunk.doc_date else "") if part)
 
 
 def _choose(checks: list[tuple[float, float, SupportCheck]]) -> SupportCheck:
@@ -337,9 +360,9 @@ class LocalSupportChecker:
         """One check per (claim, chunk) pair; everything the batch needs is embedded in one call."""
         per_chunk = {chunk.text: self.candidates(chunk.text) for _, chunk in pairs}
         self._embed([claim for claim, _ in pairs] + [u for cands in per_chunk.values() for c in cands for u in c.units])
-        return [self._check_one(claim, per_chunk[chunk.text]) for claim, chunk in pairs]
+        return [self._check_one(claim, per_chunk[chunk.text], _context(chunk)) for claim, chunk in pairs]
 
-    def _check_one(self, claim: str, candidates: list[_Candidate]) -> SupportCheck:
+    def _check_one(self, claim: str, candidates: list[_Candidate], context: str = "") -> SupportCheck:
         if not candidates:
             return SupportCheck("none", "", 0.0, "the evidence is empty", "none")
         claim_vec = self._vectors[claim]
@@ -354,7 +377,8 @@ class LocalSupportChecker:
         checks: list[tuple[float, float, SupportCheck]] = []
         for i in order:
             cand = candidates[i]
-            f = features(claim, cand.text, sims[i], cand.polarity or self._closest_sentence(claim_terms, cand.text))
+            polarity_text = cand.polarity or self._closest_sentence(claim_terms, cand.text)
+            f = features(claim, cand.text, sims[i], polarity_text, context)
             support, rule, reason = _decide(f, self.thresholds)
             check = SupportCheck(support, cand.text, float(sims[i]), reason, rule, cand.start, cand.end)
             checks.append((scores[i], f.coverage, check))

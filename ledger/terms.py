@@ -127,6 +127,8 @@ def key_terms(text: str) -> tuple[str, ...]:
             continue
         if lower in STOPWORDS and not surface.isupper():  # "IT" the team is a term, "it" the pronoun is not
             continue
+        if lower.endswith("ly") and len(lower) >= 7 and "_" not in word:
+            word = stem(lower[:-2])  # Porter keeps "voluntarily" apart from "voluntary"; "monthly" is about a month
         terms.append(word)
     return tuple(dict.fromkeys(terms))
 

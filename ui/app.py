@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ledger.errors import EvidenceError
 from ledger.settings import Settings
 from ui import pages_ask, pages_history, pages_ingest, pages_verify, services
 from ui.services import plain
@@ -42,7 +43,10 @@ pages = st.navigation(
 with st.sidebar:
     st.markdown("### :material/fact_check: Evidence Ledger")
     st.caption("Answers from your own documents, with every sentence proved or visibly marked as not proved.")
-    settings = services.guarded(services.settings)
-    if settings is not None:
+    try:
+        settings = services.settings()
+    except EvidenceError:
+        pass  # the page says what is wrong with the settings; once is enough
+    else:
         sidebar(settings)
 pages.run()

@@ -15,7 +15,9 @@ EXAMPLE = "What is the nightly hotel cap for standard locations?"
 
 def render() -> None:
     """The Ask page."""
-    config = services.settings()
+    config = guarded(services.settings)
+    if config is None:
+        return
     workspace = services.current_workspace(config)
     st.title("Ask", anchor=False)
     st.caption(f"Answers come only from the documents in workspace **{plain(workspace)}**; every sentence is "

@@ -23,7 +23,9 @@ OPEN_KEY = "history_session"
 
 def render() -> None:
     """The History page."""
-    config = services.settings()
+    config = guarded(services.settings)
+    if config is None:
+        return
     st.title("History", anchor=False)
     st.caption("Every run is stored with an append-only, hash-chained audit row — failed runs included.")
     store = guarded(lambda: services.run_store(config))

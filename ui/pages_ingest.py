@@ -55,7 +55,9 @@ class PageProgress:
 
 def render() -> None:
     """The Documents page."""
-    config = services.settings()
+    config = guarded(services.settings)
+    if config is None:
+        return
     workspace = services.current_workspace(config)
     st.title("Documents", anchor=False)
     st.caption(f"Add documents to workspace **{plain(workspace)}**. Re-ingesting is safe: unchanged files are "

@@ -14,7 +14,9 @@ RESULT_KEY = "verify_run"
 
 def render() -> None:
     """The Check a draft page."""
-    config = services.settings()
+    config = guarded(services.settings)
+    if config is None:
+        return
     workspace = services.current_workspace(config)
     st.title("Check a draft", anchor=False)
     st.caption(f"Paste an answer written elsewhere (by a colleague or another tool). Each claim is matched to the "

@@ -10,8 +10,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 import streamlit as st
+from pydantic import ValidationError
 
-from ledger.errors import EvidenceError
+from ledger.errors import ConfigError, EvidenceError
 from ledger.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -31,9 +32,10 @@ _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$=^])")
 
 def plain(text: str, *, keep_lines: bool = False) -> str:
     """Text from a document, a model or a user, escaped so Markdown shows it literally (no markup, no HTML)."""
-    escaped = _MD_SPECIAL.sub(r"\\\1", text)
+    # Streamlit turns :material/name: into an icon even when escaped; a word joiner keeps it text.
+    escaped = _MD_SPECIAL.sub(r"\\\1", text.replace(":material/", ":\u2060material/"))
     if keep_lines:
-        return re.sub(r"\n(?!\n)", "  \n", escaped.replace("\r\n", "\n"))
+        return re.sub(r"(?<!\n)\n(?!\n)", "  \n", escaped.replace("\r\n", "\n"))
     return " ".join(escaped.split())
 
 
@@ -44,7 +46,11 @@ def code(text: str) -> str:
 
 def settings() -> Settings:
     """Settings from the environment, read on every rerun so the page always shows the data home in force."""
-    return load_settings()
+    try:
+        return load_settings()
+    except ValidationError as exc:
+        raise ConfigError(f"the settings are invalid (see the EVIDENCE_ environment variables and "
+                          f"EVIDENCE_CONFIG): {exc}") from exc
 
 
 def current_workspace(config: Settings) -> str:

@@ -264,6 +264,14 @@ def test_answer_markdown_numbers_citations_shades_claims_and_escapes_text() -> N
     )
 
 
+def test_plain_leaves_no_markup_in_document_text() -> None:
+    assert plain("**b** <i>x</i> :red[y] $z$ [a](http://e.x)") == (
+        "\\*\\*b\\*\\* \\<i\\>x\\</i\\> \\:red\\[y\\] \\$z\\$ \\[a\\]\\(http\\://e\\.x\\)"
+    )
+    assert "material/" not in plain(":material/home:").replace("\u2060material/", "")
+    assert plain("line one\nline two\n\nnext", keep_lines=True) == "line one  \nline two\n\nnext"
+
+
 def test_answer_markdown_falls_back_to_plain_text_when_spans_are_stale() -> None:
     answer = f"Records are kept [cite:{POLICY}]."
     stale = _entry(answer, "Records are kept", "supported").model_copy(deep=True)
