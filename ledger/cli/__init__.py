@@ -9,7 +9,7 @@ import traceback
 
 import typer
 
-from ledger.cli import ask_commands, audit_commands, ingest_commands, judge_commands
+from ledger.cli import ask_commands, audit_commands, ingest_commands, judge_commands, ui_command
 from ledger.cli.console import err_console
 from ledger.errors import EvidenceError
 
@@ -33,6 +33,7 @@ ingest_commands.register(app)
 ask_commands.register(app)
 judge_commands.register(app)
 audit_commands.register(app)
+ui_command.register(app)
 
 
 def main() -> None:
