@@ -23,7 +23,14 @@ INFERENCE_SIMILARITY = 0.75  # below this the quote only implies the claim: conf
 
 
 def keep_semantic(match: EvidenceMatch, threshold: float) -> bool:
-    """Seed 004 §4.2: a searched chunk counts as evidence only above the similarity bar and with some support."""
+    """Seed 004 §4.2: a searched chunk supports a claim only above the similarity bar.
+
+    A contradiction is kept below the bar: the checker finds one only when the quote makes the same
+    statement with another figure, date, polarity or party, and such a change lowers similarity exactly
+    when it matters — a changed figure must not pass as "not found".
+    """
+    if match.support == "contradicted":
+        return True
     return match.support != "none" and match.similarity > threshold
 
 

@@ -21,11 +21,16 @@ _TRAILING = re.compile(
     r"\s*(?:per|for|of|in|on|each|every|a|an|after|before|from)\b[^,;.]*?(?=,|;|\.|\band\b|\bor\b|$)", re.IGNORECASE
 )
 _SENTENCE_END = re.compile(r"[.;!?]\s+")
+# A line break inside a sentence, as PDF text has them ("13 were\nvoluntary"): the next line goes on in lower case.
+_WRAPPED = re.compile(r"(?<![.:;!?|])\n(?=[a-z0-9$€£(])")
+# Where the words after a figure stop describing it and start describing the next one.
+_CLAUSE_BREAK = re.compile(r"[,;]|\b(?:and|or|but|which|while|whereas)\b", re.IGNORECASE)
 _RANGE_GAP = re.compile(r"\s*(?:to|through|-|–|and)\s*", re.IGNORECASE)
 
 
 def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
     """Give each figure the key terms that describe it, and join ranges ("$750.01 to $5,000")."""
+    text = _WRAPPED.sub(" ", text)  # same length: offsets still hold
     out: list[Quantity] = []
     for line_start, line in _lines(text):
         qs = [q for q in found if line_start <= q.start < line_start + len(line)]
@@ -42,6 +47,10 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
             tail = text[q.end:stop]
             trailing = _TRAILING.match(tail) if n + 1 < len(qs) else None
             after_end = q.end + (trailing.end() if trailing else len(tail) if n + 1 == len(qs) else 0)
+            clause = _SENTENCE_END.split(tail)[0]  # a figure's words never run into the next sentence
+            boundary = _CLAUSE_BREAK.search(clause) if n + 1 < len(qs) and not trailing else None
+            if boundary and key_terms(clause[:boundary.start()]):  # "13 were voluntary, which gives ... 8.7%"
+                after_end = q.end + boundary.start()
             pieces = _SENTENCE_END.split(text[cursor:q.start])
             before = pieces[-1]  # words of an earlier sentence describe nothing here
             if len(pieces) > 1 or not described:

@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
-from ledger.terms import STOPWORDS, stem
+from ledger.terms import STOPWORDS, term_stem
 
 Token = tuple[str, int, int]  # (text, start, end)
 Bound = Literal["", "min", "max"]
@@ -94,7 +94,7 @@ def counted_at(tokens: Sequence[Token], j: int, limit: int = 3) -> tuple[frozens
             continue
         if not w[0].isalpha() or w.lower() in STOPWORDS:
             break
-        words.append(stem(w))
+        words.append(term_stem(w))
         j += 1
     return frozenset(words), j
 

@@ -310,8 +310,10 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             equal = [e for e in evidence if e.kind in _LOOSE and not e.identifier and _equal(q, e)]
         if equal:
             best = max(equal, key=anchor)
-            if rival is not None and anchor(rival) >= 2 and anchor(rival) > anchor(best):
-                results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))  # the figure belongs elsewhere
+            if rival is not None and anchor(rival) >= 2 and q.about & rival.about > q.about & best.about:
+                # The evidence attaches the claim's figure to something else, and another figure to everything the
+                # claim says about it: "sales and marketing at $11.3 million" against "sales and marketing: $12.6m".
+                results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
             else:
                 results.append(QuantityMatch(q, "matched", best, anchor(best)))
         elif q.kind in ("count", "number", "ordinal", "money") and _derived(q, evidence):

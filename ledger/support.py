@@ -40,8 +40,8 @@ class SupportCheck:
     similarity: float
     reason: str
     rule: str = ""  # full, full_figures, partial, none, quantity, date, negation or swap (for combining checkers)
-    quote_start: int = 0  # the quote's character span in the chunk text
-    quote_end: int = 0
+    quote_start: int = 0  # the quote's span in the chunk text (a heading or table header quoted with a sentence
+    quote_end: int = 0  # under it, joined by " … ", spans from the one to the other)
 
 
 class SupportChecker(Protocol):
@@ -113,8 +113,12 @@ def features(
         for m in agreement.matches
     ))
     agreement = _with_context(agreement, extract_quantities(context) if context else [])
+    polar_quote = quote if polarity_text is None else polarity_text
     claim_negated, claim_anchor = polarity(claim, quote_terms)
-    quote_negated, quote_anchor = polarity(quote if polarity_text is None else polarity_text, claim_terms)
+    quote_negated, quote_anchor = polarity(polar_quote, claim_terms)
+    if claim_negated != quote_negated:  # is the negation echoed on the other side in other words? ("not allowed to")
+        claim_negated = polarity(claim, quote_terms, loose=True)[0]
+        quote_negated = polarity(polar_quote, claim_terms, loose=True)[0]
     return SupportFeatures(
         similarity=float(similarity),
         coverage=share,
@@ -295,7 +299,7 @@ class LocalSupportChecker:
 
             embedder = Embedder()
         self.embedder = embedder
-        self.settings = settings or JudgeSettings()
+        self.settings = settings or JudgeSettings()  # the judge's settings; the rules' own cut-offs are `thresholds`
         self.thresholds = thresholds or DEFAULT_THRESHOLDS
         self._vectors: dict[str, np.ndarray] = {}
         self._candidates: dict[str, list[_Candidate]] = {}
@@ -351,6 +355,7 @@ class LocalSupportChecker:
             self._vectors[text] = vector
 
     def _vector(self, candidate: _Candidate) -> np.ndarray:
+        """A candidate's embedding: its own, or the normalised mean of its sentences' (no second encoder pass)."""
         if len(candidate.units) == 1:
             return self._vectors[candidate.units[0]]
         mean = np.sum([self._vectors[u] for u in candidate.units], axis=0)

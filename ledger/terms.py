@@ -47,13 +47,18 @@ _NEGATION_EXEMPT = re.compile(
 )
 _SHORT_SCOPE = ("rather than", "instead of", "without")  # these negate the next phrase only
 _NEGATION_RE = re.compile(
-    r"\b(?:not|no|never|cannot|none|nobody|nothing|neither|without|prohibited|forbidden|banned|disallowed"
-    r"|ineligible|unable|unpaid|unauthori[sz]ed|unapproved|non-\w+|rather\s+than|instead\s+of)\b|n['’]t\b",
+    r"\b(?:not|no|never|cannot|none|nobody|nothing|neither|without|prohibited|forbidden|banned|disallowed|blocked"
+    r"|barred|ineligible|unable|unpaid|unauthori[sz]ed|unapproved|non-\w+|rather\s+than|instead\s+of)\b|n['’]t\b",
     re.IGNORECASE,
 )
-# Cues that follow what they negate ("Smoking is prohibited"): their scope reaches back too.
-_POSTPOSITIVE = ("prohibited", "forbidden", "banned", "disallowed", "ineligible", "unpaid", "unauthorised",
-                 "unauthorized", "unapproved", "non-")
+# Adjectives that negate the statement only as its predicate ("Smoking is prohibited", not "prohibited items";
+# "fares are non-refundable", not "non-critical systems"); their scope reaches back to what they negate.
+_POSTPOSITIVE = ("prohibited", "forbidden", "banned", "disallowed", "blocked", "barred", "ineligible", "unpaid",
+                 "unauthorised", "unauthorized", "unapproved", "non-")
+_PREDICATE = re.compile(r"\b(?:is|are|be|been|being|was|were|remains?|becomes?|considered|deemed|strictly|always)\s+$",
+                        re.IGNORECASE)
+# "may not be deleted, changed or moved": every item of the list is what is negated.
+_LIST = re.compile(r"\s*(?:be\s+)?(\w+(?:\s*,\s*\w+)*\s*,?\s+(?:or|and|nor)\s+\w+)")
 _CLAUSE_END = re.compile(r"[.;…:]")
 
 # Multi-word names first become one token, so "Chief Financial Officer" and "CFO" compare as the same thing.
@@ -69,14 +74,14 @@ _PHRASES = {
     "every month": "monthly", "every quarter": "quarterly", "every year": "annually", "each year": "annually",
     "once a year": "annually", "once per year": "annually", "once a quarter": "quarterly",
     "once per quarter": "quarterly", "once a month": "monthly", "once a week": "weekly",
+    "in person": "in_person", "video call": "video_call",
     "r&d": "r_and_d", "research and development": "r_and_d", "g&a": "g_and_a", "general and administrative": "g_and_a",
 }
 _PHRASE_RE = re.compile(r"\b(?:" + "|".join(re.escape(p).replace(r"\ ", r"[\s-]+") for p in
                                             sorted(_PHRASES, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 _CANONICAL = {"yearly": "annually", "annual": "annually", "biweekly": "fortnightly", "semiannually": "biannually",
               "maximum": "max", "minimum": "min", "reduce": "decrease", "verbal": "oral", "denied": "reject",
-              "deny": "reject", "declined": "reject", "compulsory": "mandatory", "required": "mandatory",
-              "voluntary": "optional"}
+              "deny": "reject", "declined": "reject", "compulsory": "mandatory", "required": "mandatory"}
 # Sets of mutually exclusive alternatives: the evidence naming another member than the claim is a swap.
 _CONTRAST_SETS = (
     "daily weekly fortnightly monthly quarterly annually biannually",
@@ -85,13 +90,19 @@ _CONTRAST_SETS = (
     "economy_class premium_economy business_class first_class",
     "before after", "max min", "increase decrease", "domestic international", "internal external",
     "written oral", "full_time part_time", "public internal confidential restricted", "approve reject",
-    "mandatory optional", "employee contractor", "permanent temporary",
+    "mandatory optional", "employee contractor", "permanent temporary", "in_person video_call",
 )
 
 
 def stem(word: str) -> str:
     """Porter stem of a lower-cased word; joined names ("department_head") stay as they are."""
     return word if "_" in word else _STEMMER.stem(word.lower())
+
+
+def term_stem(word: str) -> str:
+    """The stem a key term is compared by: Porter keeps "voluntarily" apart from "voluntary", so -ly goes first."""
+    lower = word.lower()
+    return stem(lower[:-2]) if lower.endswith("ly") and len(lower) >= 7 and "_" not in lower else stem(lower)
 
 
 _CONTRASTS = tuple(frozenset(stem(w) for w in s.split()) for s in _CONTRAST_SETS)
@@ -128,7 +139,7 @@ def key_terms(text: str) -> tuple[str, ...]:
         if lower in STOPWORDS and not surface.isupper():  # "IT" the team is a term, "it" the pronoun is not
             continue
         if lower.endswith("ly") and len(lower) >= 7 and "_" not in word:
-            word = stem(lower[:-2])  # Porter keeps "voluntarily" apart from "voluntary"; "monthly" is about a month
+            word = term_stem(lower)  # "voluntarily" is about being voluntary, "monthly" about a month
         terms.append(word)
     return tuple(dict.fromkeys(terms))
 
@@ -193,39 +204,47 @@ def find_swaps(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
     return tuple(swaps)
 
 
-def negation_scopes(text: str) -> list[tuple[str, tuple[str, ...]]]:
-    """Each negation cue with the key terms it negates, nearest first: the next few words of its clause, and for
-    cues that follow what they negate ("Smoking is prohibited") the few words before."""
+def negation_scopes(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str]]]:
+    """Each negation cue, the key terms it negates (nearest first) and its heads: the word it negates first, or
+    every item of a list it negates. The scope is the next few words of the clause, and for predicate adjectives
+    ("Smoking is prohibited") the few words before too."""
     cleaned = _NEGATION_EXEMPT.sub(lambda m: " " * len(m.group(0)), text)
     out = []
     for m in _NEGATION_RE.finditer(cleaned):
         cue = m.group(0).lower()
-        width = 2 if cue.startswith(_SHORT_SCOPE) else 4
-        scope = key_terms(_CLAUSE_END.split(cleaned[m.end():m.end() + 80])[0])[:width]
-        if cue.startswith(_POSTPOSITIVE):
+        adjective = cue.startswith(_POSTPOSITIVE)
+        if adjective and not _PREDICATE.search(cleaned[max(0, m.start() - 30):m.start()]):
+            continue
+        after = _CLAUSE_END.split(cleaned[m.end():m.end() + 80])[0]
+        scope = key_terms(after)[:2 if cue.startswith(_SHORT_SCOPE) else 4]
+        if adjective:
             scope = key_terms(_CLAUSE_END.split(cleaned[max(0, m.start() - 60):m.start()])[-1])[-4:][::-1] + scope
         if cue.startswith("non-"):
             scope = (stem(cue[4:]), *scope)
-        out.append((cue, scope))
+        listed = _LIST.match(after)
+        heads = frozenset(key_terms(listed.group(1))) if listed and not adjective else frozenset(scope[:1])
+        out.append((cue, scope, heads))
     return out
 
 
-def polarity(text: str, other_terms: Iterable[str]) -> tuple[bool, int]:
+def polarity(text: str, other_terms: Iterable[str], loose: bool = False) -> tuple[bool, int]:
     """(negated, anchor) of `text` against the other side's terms.
 
-    Only negations that bear on those terms count: a "never" in a clause about something else leaves the
-    polarity alone. `anchor` is how many of the terms the strongest negation covers when the word it negates
-    first is one of them ("may not investigate a suspected incident" against a claim about investigating).
+    Only negations that bear on those terms count (their head is one of the terms, or two of their words are;
+    any one when `loose`): a "never" in a clause about something else leaves the polarity alone. `anchor` is
+    how many of the terms the strongest negation covers when its head is one of them ("may not investigate a
+    suspected incident" against a claim about investigating).
     """
     others = set(other_terms)
-    scopes = [scope for _, scope in negation_scopes(text) if set(scope) & others]
-    anchor = max((len(set(scope) & others) for scope in scopes if scope[0] in others), default=0)
-    return len(scopes) % 2 == 1, anchor
+    relevant = [(scope, heads) for _, scope, heads in negation_scopes(text)
+                if heads & others or len(set(scope) & others) >= (1 if loose else 2)]
+    anchor = max((len(set(scope) & others) for scope, heads in relevant if heads & others), default=0)
+    return len(relevant) % 2 == 1, anchor
 
 
 def negation_cues(text: str) -> list[str]:
     """Negating words in `text`; bounds such as "no later than" and "not to exceed" are not negations."""
-    return [cue for cue, _ in negation_scopes(text)]
+    return [cue for cue, _, _ in negation_scopes(text)]
 
 
 def is_negated(text: str) -> bool:

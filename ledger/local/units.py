@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from ingest.types import Chunk
 from ledger.claims import contains_numeric, content_stems, exclusion_reason
@@ -52,6 +52,11 @@ class Unit:
         return frozenset(content_stems(self.text))
 
     @cached_property
+    def context_stems(self) -> frozenset[str]:
+        """Content stems of its chunk, document title and section: what the passage around it is about."""
+        return _stems_of(self.chunk.text) | _stems_of(self.chunk.title or "") | _stems_of(self.section)
+
+    @cached_property
     def quantities(self) -> list[Quantity]:
         """Its figures, normalised."""
         return extract_quantities(self.text)
@@ -59,7 +64,7 @@ class Unit:
     @property
     def has_figure(self) -> bool:
         """Whether it states a number, amount, duration or date."""
-        return contains_numeric(self.text)
+        return contains_numeric(self.text) or bool(self.quantities)  # "every quarter", "once a year"
 
     @property
     def is_label(self) -> bool:
@@ -75,6 +80,11 @@ class Unit:
     def scored_text(self) -> str:
         """What is embedded: the section name gives a short sentence its topic ("Lodging: …")."""
         return f"{self.section}: {self.text}" if self.section else self.text
+
+
+@lru_cache(maxsize=512)
+def _stems_of(text: str) -> frozenset[str]:
+    return frozenset(content_stems(text))
 
 
 def _clean(text: str) -> str:

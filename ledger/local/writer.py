@@ -17,7 +17,18 @@ import numpy as np
 
 from ingest.embedding import Embedder
 from ingest.types import Chunk
-from ledger.local.gaps import QuestionPart, focus_stems, question_parts, stems_cover, wants_figure
+from ledger.claims import content_stems
+from ledger.local.gaps import (
+    QuestionPart,
+    figure_kinds,
+    make_part,
+    period_conflict,
+    periods,
+    question_parts,
+    stem_covered,
+    stems_cover,
+    wants_figure,
+)
 from ledger.local.units import Unit, evidence_units, figure_conflict, superseded_documents
 from ledger.quantities import Quantity, compare_quantities, extract_quantities
 from ledger.risks import NO_EVIDENCE_ANSWER
@@ -32,6 +43,7 @@ RUNNER_UP_MARGIN = 0.1  # further units join when they score within this of the 
 MAX_SENTENCES = 4
 FIGURE_MATCH = 0.1  # a unit stating the question's own figure ("above $20,000") is likelier the answer
 UNKNOWN_WORD_SIMILARITY = 0.75  # below this, a question word absent from all evidence means "not answered"
+CONTEXT_SIMILARITY = 0.6  # below this, a question word absent from a unit's whole passage means "not this unit"
 NEAR_DUPLICATE = 0.8  # Jaccard of content stems above which two units say the same thing
 
 
@@ -92,14 +104,17 @@ class LocalWriter:
         units = [u for u in evidence_units(evidence) if u.chunk.document_id not in stale]
         if not units:
             return WrittenAnswer(NO_EVIDENCE_ANSWER, answered=False, missing="the evidence has no quotable sentence")
-        parts = question_parts(question) or [QuestionPart(question, focus_stems(question), wants_figure(question))]
+        parts = question_parts(question) or [make_part(question)]
         known: set[str] = set().union(*(u.stems for u in units))
         # Short stems ("fli" of "fly") are too often verbs the evidence words differently to mean anything.
         unknown = frozenset(s for p in parts for s in p.focus if len(s) >= 4 and not stems_cover(frozenset({s}), known))
         vectors = self.embedder.encode([question] + [p.text for p in parts] + [u.scored_text for u in units])
         q_vec, part_vecs, unit_vecs = vectors[0], vectors[1 : 1 + len(parts)], vectors[1 + len(parts) :]
-        whole = QuestionPart(question, frozenset().union(*(p.focus for p in parts)), wants_figure(question))
+        whole = QuestionPart(question, frozenset().union(*(p.focus for p in parts)), wants_figure(question),
+                             figure_kinds(question), frozenset().union(*(p.counted for p in parts)),
+                             frozenset().union(*(p.periods for p in parts)))
         figures = extract_quantities(_COMPARATIVES.sub(_plain_comparative, question))
+        self._weights = _focus_weights(whole.focus, units)
         scores = self._scores(whole, figures, q_vec, units, unit_vecs)
         answers: list[list[tuple[float, int]]] = []
         for part, vec in zip(parts, part_vecs, strict=True):
@@ -127,9 +142,8 @@ class LocalWriter:
         return WrittenAnswer(" ".join(sentences), answered=True, missing="; ".join(missing), units=picked,
                              scores=[rank[id(u)] for u in picked])
 
-    @staticmethod
     def _scores(
-        part: QuestionPart, figures: list[Quantity], vec: np.ndarray, units: list[Unit], unit_vecs: np.ndarray
+        self, part: QuestionPart, figures: list[Quantity], vec: np.ndarray, units: list[Unit], unit_vecs: np.ndarray
     ) -> list[float]:
         """Similarity + focus-word share + a bonus for a wanted figure, ± agreement with the question's own figures."""
         sims = unit_vecs @ vec
@@ -137,7 +151,9 @@ class LocalWriter:
         for unit, sim in zip(units, sims, strict=True):
             score = float(sim)
             if part.focus:
-                score += OVERLAP_WEIGHT * stems_cover(part.focus, unit.stems) / len(part.focus)
+                weights = [self._weights.get(s, 1.0) for s in part.focus]
+                have = sum(w for s, w in zip(part.focus, weights, strict=True) if stem_covered(s, unit.stems))
+                score += OVERLAP_WEIGHT * have / sum(weights)
             if part.wants_figure and unit.has_figure:
                 score += FIGURE_BONUS
             if figures and unit.quantities:
@@ -161,9 +177,12 @@ class LocalWriter:
                 break
             if part.focus & unknown and sim < UNKNOWN_WORD_SIMILARITY:
                 break  # the question names something no evidence sentence mentions ("in Europe")
+            if sim < CONTEXT_SIMILARITY and any(len(s) >= 4 and not stem_covered(s, unit.context_stems)
+                                                for s in part.focus):
+                continue  # the passage is about something else: the "sales" department is not the one it names
             covered = stems_cover(part.focus, unit.stems)
             on_topic = not part.focus or covered * 2 >= len(part.focus) or sim >= STRONG_SIMILARITY
-            if on_topic and (not part.wants_figure or unit.has_figure):
+            if on_topic and (not part.wants_figure or unit.has_figure) and _fits(part, unit):
                 found.append((score, int(i)))
         return found
 
@@ -186,6 +205,33 @@ class LocalWriter:
             elif _newer(unit, clash):
                 kept[kept.index(clash)] = unit
         return kept
+
+
+def _focus_weights(focus: frozenset[str], units: list[Unit]) -> dict[str, float]:
+    """Inverse document frequency of each focus stem over the evidence units: a word few passages share
+    ("decides") tells more about which one answers than a word the whole section repeats ("refund")."""
+    distinct = {u.key: u for u in units}.values()
+    n = len(distinct)
+    return {s: float(np.log(1.0 + n / max(1, sum(1 for u in distinct if stem_covered(s, u.stems))))) for s in focus}
+
+
+def _fits(part: QuestionPart, unit: Unit) -> bool:
+    """Whether a unit is the kind of statement the part asks for: it names the part's action ("kept": a
+    retention, not a submission deadline), is not about another period ("third quarter" for "second quarter"),
+    states a figure of a wanted kind ("how often": a frequency or duration, not a fee), and for "how many
+    quotes" a figure of quotes."""
+    if part.actions:
+        named = unit.stems | content_stems(unit.section)
+        if not all(stem_covered(a, named) for a in part.actions):
+            return False
+    if part.periods and period_conflict(part.periods, periods(f"{unit.text} {unit.section} {unit.chunk.title}")):
+        return False
+    kinds = {q.kind for q in unit.quantities}
+    if part.kinds and kinds and not kinds & part.kinds:
+        return False
+    if part.counted:  # "10 minutes" answers "how many minutes", "Tier 3" does not answer "how many vendors"
+        return any(stems_cover(part.counted, content_stems(q.text)) for q in unit.quantities)
+    return True
 
 
 _COMPARATIVES = re.compile(

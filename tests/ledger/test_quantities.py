@@ -91,7 +91,7 @@ def test_figure_the_evidence_does_not_give_is_absent(claim: str, evidence: str) 
 
 
 def test_a_figure_is_compared_with_the_figure_about_the_same_thing() -> None:
-    evidence = ("Operating expenses were made up of research and development at $12.6 million, "
+    evidence = ("Operating expenses were $29.8 million, made up of research and development at $12.6 million, "
                 "sales and marketing at $11.3 million, and general and administrative costs at $5.9 million.")
     (right,) = compare_quantities(extract_quantities("Sales and marketing cost $11.3 million."),
                                   extract_quantities(evidence)).matches
@@ -99,6 +99,15 @@ def test_a_figure_is_compared_with_the_figure_about_the_same_thing() -> None:
                                   extract_quantities(evidence)).matches
     assert right.status == "matched"
     assert wrong.status == "conflict" and wrong.evidence is not None and wrong.evidence.text == "$11.3 million"
+
+
+def test_a_figure_keeps_its_date() -> None:
+    evidence = "Headcount was 612 employees on September 30, 2026, up from 587 on June 30, 2026."
+    right = compare_quantities(extract_quantities("Headcount was 587 on June 30, 2026."), extract_quantities(evidence))
+    wrong = compare_quantities(extract_quantities("Headcount was 612 employees on June 30, 2026."),
+                               extract_quantities(evidence))
+    assert [m.status for m in right.matches] == ["matched", "matched"]
+    assert [m.status for m in wrong.matches] == ["matched", "conflict"]
 
 
 def test_figures_about_unrelated_things_do_not_conflict() -> None:

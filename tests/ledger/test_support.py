@@ -69,11 +69,31 @@ def test_decide_support(case: str, f: SupportFeatures, support: str, reason_has:
          "Service credits must be requested within 8 weeks and are never paid out as a refund.", False),
         ("Paper records go to the shredder rather than the recycling bin.",
          "Paper records are shredded; they may not be placed in recycling bins.", False),
+        ("Records under legal hold can be moved once the period has ended.",
+         "A record under legal hold may not be deleted, changed or moved.", True),  # every item of the list
+        ("USB storage devices are allowed on managed laptops.",
+         "USB storage devices are blocked on all managed laptops.", True),
+        ("Vendor bank details are verified by calling a number from an independent source.",
+         "Finance verifies bank details by calling a number from an independent source, never from the email that "
+         "sent the details.", False),  # the "never" is about the email
+        ("Patches for non-critical systems can be deferred.",
+         "Critical security patches must be installed within 7 days.", False),  # "non-" narrows the subject
+        ("Employees working remotely must keep a timesheet.",
+         "Every employee who is not a fully remote employee must work from the office.", False),  # relative clause
     ],
 )
 def test_only_negations_about_the_claim_flip_it(claim: str, quote: str, flipped: bool) -> None:
     f = features(claim, quote, 0.8)
     assert (f.claim_negated != f.quote_negated) is flipped
+
+
+def test_a_year_that_frames_the_claim_or_names_the_document() -> None:
+    quote = "The nightly hotel cap is $180 per night."
+    framed = features("In 2024 the nightly hotel cap was $180 per night.", quote, 0.9)
+    assert decide_support(framed)[0] == "full"
+    titled = features("The 2024 policy caps hotels at $180 per night.", quote, 0.9,
+                      context="Travel and Expense Policy (2024 edition)")
+    assert [m.status for m in titled.quantities.matches] == ["matched", "matched"]
 
 
 def test_swaps_and_figures_of_another_entity() -> None:
