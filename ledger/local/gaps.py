@@ -32,7 +32,7 @@ _GENERIC_WORDS = """general generally overall actual actually specific specifica
     various typical typically usual usually normally currently present presently official officially now today still
     ever always really precisely approximately roughly altogether respectively applicable relevant respective times
     require required requires requirement requirements needed mandatory obligatory hold held holds receive received
-    receives give given provide provided after before during within until since"""
+    receives give given provide provided after before during within until since frequently frequent"""
 _ASKING_STEMS = frozenset(content_stems(_ASKING_WORDS)) | frozenset(content_stems(_GENERIC_WORDS))
 # Business vocabulary that names one thing several ways. Groups marked "!" are actions: a question asking how
 # long records are *kept* is not answered by a sentence on when they are *submitted*, so a passage must name
@@ -96,6 +96,9 @@ _KINDS_WANTED = (
     (re.compile(r"\bwhat\s+(?:percentage|percent|share|proportion)\b", re.I), frozenset({"percent", "number"})),
     (re.compile(r"^\s*when\b|\bwhat\s+(?:date|day|time)\b", re.I),
      frozenset({"date", "weekday", "time", "duration", "frequency"})),
+    # "What refund amount …", "What is the fee …": money (or a share of something), not a deadline.
+    (re.compile(r"^\s*(?:what|which)\b.*\b(?:amount|fee|fees|cost|costs|price|budget|salary|spend|spending)\b", re.I),
+     frozenset({"money", "percent", "number", "count"})),
 )
 # "How many written quotes are needed": the thing counted, which a count in the answer must be a count of.
 _HOW_MANY = re.compile(

@@ -114,11 +114,11 @@ class LocalWriter:
                              figure_kinds(question), frozenset().union(*(p.counted for p in parts)),
                              frozenset().union(*(p.periods for p in parts)))
         figures = extract_quantities(_COMPARATIVES.sub(_plain_comparative, question))
-        self._weights = _focus_weights(whole.focus, units)
-        scores = self._scores(whole, figures, q_vec, units, unit_vecs)
+        weights = _focus_weights(whole.focus, units)
+        scores = self._scores(whole, figures, q_vec, units, unit_vecs, weights)
         answers: list[list[tuple[float, int]]] = []
         for part, vec in zip(parts, part_vecs, strict=True):
-            part_scores = self._scores(part, figures, vec, units, unit_vecs) if len(parts) > 1 else scores
+            part_scores = self._scores(part, figures, vec, units, unit_vecs, weights) if len(parts) > 1 else scores
             answers.append(self._answers(part, part_scores, units, unit_vecs @ vec, unknown))
         if not any(answers):
             top = int(np.argmax(scores))
@@ -142,8 +142,10 @@ class LocalWriter:
         return WrittenAnswer(" ".join(sentences), answered=True, missing="; ".join(missing), units=picked,
                              scores=[rank[id(u)] for u in picked])
 
+    @staticmethod
     def _scores(
-        self, part: QuestionPart, figures: list[Quantity], vec: np.ndarray, units: list[Unit], unit_vecs: np.ndarray
+        part: QuestionPart, figures: list[Quantity], vec: np.ndarray, units: list[Unit], unit_vecs: np.ndarray,
+        weights: dict[str, float],
     ) -> list[float]:
         """Similarity + focus-word share + a bonus for a wanted figure, ± agreement with the question's own figures."""
         sims = unit_vecs @ vec
@@ -151,9 +153,8 @@ class LocalWriter:
         for unit, sim in zip(units, sims, strict=True):
             score = float(sim)
             if part.focus:
-                weights = [self._weights.get(s, 1.0) for s in part.focus]
-                have = sum(w for s, w in zip(part.focus, weights, strict=True) if stem_covered(s, unit.stems))
-                score += OVERLAP_WEIGHT * have / sum(weights)
+                have = sum(weights.get(s, 1.0) for s in part.focus if stem_covered(s, unit.stems))
+                score += OVERLAP_WEIGHT * have / sum(weights.get(s, 1.0) for s in part.focus)
             if part.wants_figure and unit.has_figure:
                 score += FIGURE_BONUS
             if figures and unit.quantities:
