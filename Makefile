@@ -17,9 +17,9 @@ install: $(STAMP)
 # torch first: 2.13.0 is the local CPU build here; any other request pulls gigabytes of CUDA packages.
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e ".[dev]"
+	$(BIN)/pip install -qq --upgrade pip
+	$(BIN)/pip install -qq torch==2.13.0
+	$(BIN)/pip install -qq -e ".[dev]"
 	touch $(STAMP)
 
 lint: $(STAMP)

@@ -127,11 +127,14 @@ def docs(workspace: WorkspaceOpt = None, as_json: JsonOpt = False) -> None:
         console.print(f"No documents in workspace [bold]{registry.workspace}[/]. Add some with: evidence ingest PATH")
         return
     table = Table(title=f"{len(documents)} documents in {registry.workspace}")
-    for col in ("title", "path", "date", "chunks", "ingested"):
-        table.add_column(col)
+    table.add_column("title", ratio=3)
+    table.add_column("date", no_wrap=True)
+    table.add_column("chunks", justify="right")
+    table.add_column("file", ratio=2, overflow="fold")
     for d in documents:
-        date = f"{d.date.isoformat()} ({d.date_source})" if d.date else "unknown"
-        table.add_row(d.title, _short(d.path), date, str(d.chunks), d.ingested_at.strftime("%Y-%m-%d %H:%M"))
+        source = d.date_source.removeprefix("text:")
+        date = f"{d.date.isoformat()}\n[dim]{source}[/]" if d.date else "[dim]unknown[/]"
+        table.add_row(d.title, date, str(d.chunks), _short(d.path))
     console.print(table)
 
 

@@ -27,9 +27,9 @@ def numbered_answer(answer: str) -> tuple[str, list[str]]:
                 if h not in order:
                     order.append(h)
                 marks.append(f"[{order.index(h) + 1}]")
-        return "".join(marks)
+        return " " + "".join(marks)
 
-    return _CITE.sub(number, answer), order
+    return _CITE.sub(number, answer).replace("] [", "]["), order
 
 
 def ledger_table(ledger: EvidenceLedger, title: str = "Evidence ledger") -> Table:

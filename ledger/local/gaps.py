@@ -30,14 +30,14 @@ _ASKING_WORDS = """long much many often soon quickly late early far big large hi
 # Modifiers that qualify without narrowing what is asked: "general liability insurance", "ordinary accounts".
 _GENERIC_WORDS = """general generally overall actual actually specific specifically particular alone basic certain
     various typical typically usual usually normally currently present presently official officially now today still
-    ever always really precisely approximately roughly altogether respectively applicable relevant respective times
+    ever always really precisely approximately roughly altogether respectively relevant respective times
     require required requires requirement requirements needed mandatory obligatory hold held holds receive received
-    receives give given provide provided after before during within until since frequently frequent"""
+    receives give given provide provided after before during within until since frequently frequent spend spent"""
 _ASKING_STEMS = frozenset(content_stems(_ASKING_WORDS)) | frozenset(content_stems(_GENERIC_WORDS))
 # Business vocabulary that names one thing several ways. Groups marked "!" are actions: a question asking how
 # long records are *kept* is not answered by a sentence on when they are *submitted*, so a passage must name
 # the action (or a synonym) to answer it. Groups are kept tight: every synonym weakens the "not answered" test.
-_SYNONYM_GROUPS = """!keep kept retain retained retention preserve preserved store stored
+_SYNONYM_GROUPS = """!keep kept held retain retained retention preserve preserved store stored
     !rotate rotated rotation change changed reset
     !delete deleted deletion erase erased purge purged destroy destroyed dispose disposed
     pay paid pays reimburse reimbursed reimbursement reimbursable
@@ -109,8 +109,9 @@ _HOW_MANY = re.compile(
 # A time frame: "at the end of the third quarter", "in Q3 2026", "during the quarter", "in fiscal 2025". Never a
 # rate ("per year") or a span ("within one year"): those belong to the figure asked for.
 _ORDINAL = r"(?:first|second|third|fourth|1st|2nd|3rd|4th|last|previous|prior|next|current|latest|same|full|this)"
-_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may(?=\s+\d)|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
-          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?:\s+\d{1,2}(?:st|nd|rd|th)?)?(?:,?\s+(?:19|20)\d\d)?")
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may(?=\s+\d)|june?|july?|aug(?:ust)?|"
+          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?:\s+\d{1,2}(?:st|nd|rd|th)?)?"
+          r"(?:,?\s+(?:19|20)\d\d)?")
 _PERIOD = (
     rf"(?:{_MONTH}|\d{{1,2}}\s+{_MONTH}|(?:{_ORDINAL}\s+)?(?:(?:fiscal|financial|calendar)\s+)?(?:quarter|half|year|month)"
     r"(?:\s+(?:of\s+)?(?:fy\s*)?(?:19|20)\d\d)?|q[1-4](?:\s+(?:of\s+)?(?:19|20)\d\d)?|h[12](?:\s+(?:19|20)\d\d)?|"
@@ -144,7 +145,8 @@ _LEADING_FILLER = re.compile(r"^(?:and|or|also|plus|then|so|but)\s+", re.IGNOREC
 class QuestionPart:
     """One request inside a question: its text, its focus stems, whether it asks for a figure, and more detail:
     the figure kinds that can answer it (empty: any), the stems of the thing counted by "how many …" (when they
-    are focus words), and the periods of its time frame ("q3", "y2026")."""
+    are focus words), the periods of its time frame ("q3", "y2026"), and the actions it asks about ("kept",
+    "rotated", "held") that an answering passage must name too (or a synonym: "retention")."""
 
     text: str
     focus: frozenset[str]
@@ -153,10 +155,7 @@ class QuestionPart:
     counted: frozenset[str] = frozenset()
     periods: frozenset[str] = frozenset()
 
-    @property
-    def actions(self) -> frozenset[str]:
-        """Focus stems naming an action ("kept", "rotated", "approve") that an answering passage must name too."""
-        return frozenset(s for s in self.focus if s in _ACTION_STEMS)
+    actions: frozenset[str] = frozenset()
 
 
 def without_time_frames(text: str) -> str:
@@ -214,8 +213,18 @@ def counted_stems(question: str, focus: frozenset[str]) -> frozenset[str]:
 def make_part(text: str, focus: frozenset[str] | None = None, wants: bool | None = None) -> QuestionPart:
     """A question part with everything derived from its text (focus and figure wish may be given)."""
     focus = focus_stems(text) if focus is None else focus
+    actions = frozenset(s for s in content_stems(without_time_frames(text)) if s in _ACTION_STEMS)
     return QuestionPart(text, focus, wants_figure(text) if wants is None else wants, figure_kinds(text),
-                        counted_stems(text, focus), question_periods(text))
+                        counted_stems(text, focus), question_periods(text), actions)
+
+
+def whole_question(question: str, parts: list[QuestionPart]) -> QuestionPart:
+    """The question as one part: the union of its parts' focus, counted things, periods and actions."""
+    def union(name: str) -> frozenset[str]:
+        return frozenset().union(*(getattr(p, name) for p in parts))
+
+    return QuestionPart(question, union("focus"), wants_figure(question), figure_kinds(question), union("counted"),
+                        union("periods"), union("actions"))
 
 
 def wants_figure(question: str) -> bool:

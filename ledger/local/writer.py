@@ -20,14 +20,13 @@ from ingest.types import Chunk
 from ledger.claims import content_stems
 from ledger.local.gaps import (
     QuestionPart,
-    figure_kinds,
     make_part,
     period_conflict,
     periods,
     question_parts,
     stem_covered,
     stems_cover,
-    wants_figure,
+    whole_question,
 )
 from ledger.local.units import Unit, evidence_units, figure_conflict, superseded_documents
 from ledger.quantities import Quantity, compare_quantities, extract_quantities
@@ -110,9 +109,7 @@ class LocalWriter:
         unknown = frozenset(s for p in parts for s in p.focus if len(s) >= 4 and not stems_cover(frozenset({s}), known))
         vectors = self.embedder.encode([question] + [p.text for p in parts] + [u.scored_text for u in units])
         q_vec, part_vecs, unit_vecs = vectors[0], vectors[1 : 1 + len(parts)], vectors[1 + len(parts) :]
-        whole = QuestionPart(question, frozenset().union(*(p.focus for p in parts)), wants_figure(question),
-                             figure_kinds(question), frozenset().union(*(p.counted for p in parts)),
-                             frozenset().union(*(p.periods for p in parts)))
+        whole = whole_question(question, parts)
         figures = extract_quantities(_COMPARATIVES.sub(_plain_comparative, question))
         weights = _focus_weights(whole.focus, units)
         scores = self._scores(whole, figures, q_vec, units, unit_vecs, weights)
@@ -178,11 +175,14 @@ class LocalWriter:
                 break
             if part.focus & unknown and sim < UNKNOWN_WORD_SIMILARITY:
                 break  # the question names something no evidence sentence mentions ("in Europe")
-            if sim < CONTEXT_SIMILARITY and any(len(s) >= 4 and not stem_covered(s, unit.context_stems)
-                                                for s in part.focus):
-                continue  # the passage is about something else: the "sales" department is not the one it names
             covered = stems_cover(part.focus, unit.stems)
             on_topic = not part.focus or covered * 2 >= len(part.focus) or sim >= STRONG_SIMILARITY
+            # A question word its whole passage never mentions: the passage is about something else (another
+            # department than the "sales" one asked about), unless the unit is close to a paraphrase. A unit that
+            # shares under half the question's words needs that closeness even more.
+            bar = CONTEXT_SIMILARITY if covered * 2 >= len(part.focus) else UNKNOWN_WORD_SIMILARITY
+            if sim < bar and any(len(s) >= 4 and not stem_covered(s, unit.context_stems) for s in part.focus):
+                continue
             if on_topic and (not part.wants_figure or unit.has_figure) and _fits(part, unit):
                 found.append((score, int(i)))
         return found

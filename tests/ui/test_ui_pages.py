@@ -182,7 +182,7 @@ def test_ask_shows_the_answer_with_numbered_sources_and_verdicts(settings: Setti
     assert not at.exception
     assert fake.asked == ["How long are customer records kept?"]
     text = _all_markdown(at)
-    assert ":green-background[Customer records are kept for seven years\\[1\\]\\.]" in text
+    assert ":green-background[Customer records are kept for seven years \\[1\\]\\.]" in text
     assert "**[1]** Records Retention Policy v3" in text
     assert ":green-badge[Supported]" in at.table[0].value["Verdict"][0]
     assert [b.label for b in at.get("download_button")] == ["JSON", "CSV", "HTML"]
@@ -259,8 +259,8 @@ def test_answer_markdown_numbers_citations_shades_claims_and_escapes_text() -> N
     answer = f"{first} {second}"
     shown = answer_markdown(answer, [_entry(answer, first, "supported"), _entry(answer, second, "not_found")])
     assert shown == (
-        ":green-background[Costs rose 5% \\*overall\\* \\<b\\>\\[1\\]\\.] "
-        ":violet-background[Approval is by the DPO\\[2\\]\\[1\\]\\.]"
+        ":green-background[Costs rose 5% \\*overall\\* \\<b\\> \\[1\\]\\.] "
+        ":violet-background[Approval is by the DPO \\[2\\]\\[1\\]\\.]"
     )
 
 
@@ -276,7 +276,7 @@ def test_answer_markdown_falls_back_to_plain_text_when_spans_are_stale() -> None
     answer = f"Records are kept [cite:{POLICY}]."
     stale = _entry(answer, "Records are kept", "supported").model_copy(deep=True)
     stale.claim.span = (0, 999)
-    assert answer_markdown(answer, [stale]) == "Records are kept\\[1\\]\\."
+    assert answer_markdown(answer, [stale]) == "Records are kept \\[1\\]\\."
 
 
 # -- the command ---------------------------------------------------------------------------------------------
