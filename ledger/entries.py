@@ -19,7 +19,7 @@ from ledger.types import (
 from ledger.verdicts import age_description, confidence, is_outdated, resolve, verdict_for
 
 T = TypeVar("T")
-INFERENCE_SIMILARITY = 0.75  # below this the quote only implies the claim: confidence takes the §5.2 penalty
+INFERENCE_SIMILARITY = 0.7  # below this the quote only implies the claim: confidence takes the §5.2 penalty
 
 
 def keep_semantic(match: EvidenceMatch, threshold: float) -> bool:
@@ -107,6 +107,8 @@ def _verdict_note(verdict: str, lead: EvidenceMatch) -> str:
     why = f" ({lead.reason})" if lead.reason else ""
     if verdict == "contradicted":
         return f"Contradicted by {_cite(lead)}{why}."
+    if verdict == "weak" and lead.support == "full":
+        return f"Supported by {_cite(lead)}, but the quote only implies it (similarity {lead.similarity:.2f})."
     if verdict == "weak":
         return f"Partly supported by {_cite(lead)}{why}."
     return f"Supported by {_cite(lead)}."

@@ -177,7 +177,7 @@ def _figure_issues(text: str, chunk_figures: list[list[Quantity]]) -> list[Criti
         if any(same_figure(quantity, e) for e in everything):
             continue
         rival = compare_quantities([quantity], everything).matches[0].evidence
-        message = (f"{quantity.text} appears in no evidence chunk" +
+        message = (f"{quantity.text} appears in none of the evidence retrieved for the question" +
                    (f"; the evidence has {rival.text}." if rival is not None else "."))
         issues.append(CritiqueIssue(kind="unknown_figure", sentence=text, message=message))
     return issues

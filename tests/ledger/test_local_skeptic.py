@@ -59,7 +59,7 @@ def test_a_figure_no_chunk_states_is_reported_with_the_figure_the_evidence_has()
     draft = f"The nightly hotel cap is $250 per night [cite:{LODGING_2026.hash}]."
     issues = RuleSkeptic().run(QUESTION, draft, EVIDENCE).issues
     assert [i.kind for i in issues] == ["unknown_figure"]
-    assert issues[0].message.startswith("$250 per night appears in no evidence chunk")
+    assert issues[0].message.startswith("$250 per night appears in none of the evidence retrieved")
 
 
 def test_a_paraphrased_figure_is_not_unknown() -> None:
