@@ -87,14 +87,20 @@ def list_(
         console.print("No runs stored yet. Run: evidence ask \"QUESTION\"")
         return
     table = Table(title=f"{len(records)} audit rows (newest first)")
-    for column in ("id", "started (UTC)", "session", "workspace", "user", "mode", "status", "claims", "coverage",
-                   "risk flags"):
-        table.add_column(column)
+    table.add_column("id", justify="right")
+    table.add_column("UTC", no_wrap=True)
+    table.add_column("session", no_wrap=True)
+    table.add_column("workspace", overflow="fold")
+    table.add_column("run", no_wrap=True)
+    table.add_column("claims", justify="right")
+    table.add_column("cover", justify="right")
+    table.add_column("flags", overflow="fold")
     for r in records:
         coverage = f"{r.final_coverage:.0%}" if r.final_coverage is not None else "—"
-        status = "[green]ok[/]" if r.status == "ok" else "[red]failed[/]"
-        table.add_row(str(r.id), r.timestamp.strftime("%Y-%m-%d %H:%M"), escape(r.session_id),
-                      escape(r.workspace_id), escape(r.user_id), r.mode or r.event, status, str(r.claim_count),
+        run = r.mode or r.event
+        run = f"[green]{run}[/]" if r.status == "ok" else f"[red]{run} (failed)[/]"
+        table.add_row(str(r.id), r.timestamp.strftime("%y-%m-%d %H:%M"), escape(r.session_id),
+                      escape(r.workspace_id), run, str(r.claim_count),
                       coverage, escape(", ".join(f.type for f in r.risk_flags)))
     console.print(table)
 
