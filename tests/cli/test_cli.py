@@ -1,0 +1,54 @@
+"""The `evidence` command as a user runs it: exit codes, readable errors, JSON lines in order."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def evidence(home: Path, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "EVIDENCE_HOME": str(home), "HF_HUB_OFFLINE": "1", "COLUMNS": "120"}
+    cmd = [sys.executable, "-c", "from ledger.cli import main; main()", *args]
+    return subprocess.run(cmd, env=env, capture_output=True, text=True, input=stdin, timeout=600)
+
+
+def test_a_missing_draft_is_a_one_line_error_not_a_traceback(home: Path, tmp_path: Path) -> None:
+    done = evidence(home, "verify", "-q", "What is the cap?", "-f", str(tmp_path / "nope.md"))
+    assert done.returncode == 2
+    assert "cannot read the draft" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_ask_needs_a_question_or_a_file(home: Path) -> None:
+    done = evidence(home, "ask")
+    assert done.returncode == 2 and "give a QUESTION or --questions FILE" in done.stderr
+
+
+def test_help_shows_examples(home: Path) -> None:
+    done = evidence(home, "ingest", "--help")
+    assert done.returncode == 0 and "evidence ingest sample_docs" in done.stdout
+
+
+@pytest.mark.model
+def test_batch_questions_print_one_json_object_per_line_in_input_order(home: Path, tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "policy.md").write_text(
+        "# Travel Policy\n\nEffective date: 2026-03-01\n\nThe nightly hotel cap is $220 per night. "
+        "Expense reports must be submitted within 30 days after the trip ends.\n"
+    )
+    assert evidence(home, "ingest", str(docs), "--json").returncode == 0
+    questions = tmp_path / "q.txt"
+    questions.write_text("What is the nightly hotel cap?\n\n# skipped\nWhat is the capital of Peru?\n")
+    done = evidence(home, "ask", "--questions", str(questions), "--json")
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["question"] for r in rows] == ["What is the nightly hotel cap?", "What is the capital of Peru?"]
+    assert "$220" in rows[0]["answer"] and rows[0]["ledger"]["summary"]["evidence_coverage"] >= 0.85
+    assert {f["type"] for f in rows[1]["risk_flags"]} & {"no_evidence", "unanswered"}
+    listed = evidence(home, "audit", "list", "--json")
+    assert len(json.loads(listed.stdout)) == 2  # both runs were stored with audit rows
