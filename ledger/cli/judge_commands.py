@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated
 
@@ -10,14 +11,6 @@ from rich.table import Table
 
 from ledger.cli.console import console, err_console
 from ledger.cli.ingest_commands import JsonOpt
-
-
-class _nothing:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 def eval_(
@@ -43,7 +36,7 @@ def eval_(
     settings = load_settings()
     items = load_items(file)
     checker = load_support_checker(settings, Embedder(settings.embedding))
-    with err_console.status(f"judging {len(items)} items…", spinner="dots") if not as_json else _nothing():
+    with err_console.status(f"judging {len(items)} items…", spinner="dots") if not as_json else nullcontext():
         entries = judge_items(items, checker, settings.judge)
     report = score([i.label for i in items], [predicted_label(e) for e in entries])
     if predictions:
