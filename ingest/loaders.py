@@ -13,12 +13,17 @@ import warnings
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from xml.etree import ElementTree
+from typing import TYPE_CHECKING
 
 from ingest.dates import resolve_document_date
 from ingest.hashing import bytes_digest
 from ingest.types import LoadedDocument
 from ledger.errors import LoaderError
+
+if TYPE_CHECKING:
+    from docx.document import Document as DocxDocument
+    from docx.table import _Cell, _Row
+    from docx.text.paragraph import Paragraph
 
 MIME_TYPES: dict[str, str] = {
     ".txt": "text/plain",
@@ -208,47 +213,65 @@ def _load_html(path: Path, data: bytes) -> tuple[str, str | None]:
 
 # ---------------------------------------------------------------------------------------------- docx
 
-_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-_DC_TITLE = "{http://purl.org/dc/elements/1.1/}title"
 # A zip bomb inflates a small .docx into gigabytes of XML; no real document body comes near this.
 _MAX_DOCX_XML_BYTES = 200 * 2**20
+# python-docx reads every part of the package into memory (styles, images, ...), not just the body.
+_MAX_DOCX_UNPACKED_BYTES = 512 * 2**20
+_DOCX_MISSING_PART = re.compile(r"no item named '([^']+)'")
 
 
-def _docx_paragraph(paragraph: ElementTree.Element) -> str:
-    style = paragraph.find(f"{_W}pPr/{_W}pStyle")
-    style_name = style.get(f"{_W}val", "") if style is not None else ""
-    # List items carry numbering directly or through a list style such as "ListBullet".
-    numbered = paragraph.find(f"{_W}pPr/{_W}numPr") is not None or style_name.startswith("List")
-    parts: list[str] = ["- "] if numbered else []
-    for node in paragraph.iter():
-        if node.tag == _W + "t" and node.text:
-            parts.append(node.text)
-        elif node.tag == _W + "tab":
-            parts.append("\t")
-        elif node.tag in (_W + "br", _W + "cr"):
-            parts.append("\n")
-    return "".join(parts)
+def _docx_paragraph(paragraph: Paragraph, list_styles: frozenset[str]) -> str:
+    # List items carry numbering directly or through a list style such as "List Bullet".
+    p = paragraph._p
+    numbered = (p.pPr is not None and p.pPr.numPr is not None) or (p.style or "").startswith("List")
+    numbered = numbered or p.style in list_styles
+    return ("- " if numbered else "") + paragraph.text
 
 
-def _docx_blocks(body: ElementTree.Element) -> list[str]:
+def _docx_cell_text(cell: _Cell, list_styles: frozenset[str]) -> str:
+    """A cell's paragraphs, and those of tables nested in it, on one line."""
+    from docx.table import Table
+
+    parts: list[str] = []
+    for item in cell.iter_inner_content():
+        if not isinstance(item, Table):
+            parts.append(_docx_paragraph(item, list_styles))
+        else:
+            parts.extend(_docx_cell_text(inner, list_styles) for row in item.rows for inner in _docx_row_cells(row))
+    return " ".join(parts).strip()
+
+
+def _docx_row_cells(row: _Row) -> list[_Cell]:
+    # Each <w:tc> once. Row.cells repeats a merged cell for every grid column and row it spans, and
+    # raises on a vertical merge with nothing above it, which Word itself shrugs off.
+    from docx.table import _Cell
+
+    return [_Cell(tc, row.table) for tc in row._tr.tc_lst]
+
+
+def _docx_blocks(document: DocxDocument, list_styles: frozenset[str]) -> list[str]:
     """Paragraphs in order; a table row becomes one line with cells separated by " | "."""
+    from docx.table import Table
+
     blocks: list[str] = []
-    for child in body:
-        if child.tag == _W + "p":
-            blocks.append(_docx_paragraph(child))
-        elif child.tag == _W + "tbl":
-            rows: list[str] = []
-            for row in child.iter(_W + "tr"):
-                cells = [
-                    " ".join(_docx_paragraph(p) for p in cell.iter(_W + "p")).strip() for cell in row.iter(_W + "tc")
-                ]
-                rows.append(" | ".join(cell for cell in cells if cell))
-            blocks.append("\n".join(rows))
-        elif child.tag == _W + "sdt":  # content controls wrap ordinary paragraphs
-            content = child.find(_W + "sdtContent")
-            if content is not None:
-                blocks.extend(_docx_blocks(content))
+    for item in document.iter_inner_content():
+        if not isinstance(item, Table):
+            blocks.append(_docx_paragraph(item, list_styles))
+        else:
+            rows = (_docx_row_cells(row) for row in item.rows)
+            cells = ([_docx_cell_text(cell, list_styles) for cell in row] for row in rows)
+            blocks.append("\n".join(" | ".join(cell for cell in row if cell) for row in cells))
     return blocks
+
+
+def _docx_title(document: DocxDocument) -> str | None:
+    from docx.opc.constants import RELATIONSHIP_TYPE
+
+    try:
+        document.part.package.part_related_by(RELATIONSHIP_TYPE.CORE_PROPERTIES)
+    except KeyError:
+        return None  # python-docx would make up core properties titled "Word Document"
+    return document.core_properties.title
 
 
 def _load_docx(path: Path, data: bytes) -> tuple[str, str | None]:
@@ -259,20 +282,30 @@ def _load_docx(path: Path, data: bytes) -> tuple[str, str | None]:
     except (zipfile.BadZipFile, ValueError):
         raise LoaderError(path, "not a valid .docx (not a zip archive)") from None
     with archive:
-        names = set(archive.namelist())
-        if "word/document.xml" not in names:
+        if "word/document.xml" not in archive.namelist():
             raise LoaderError(path, "not a valid .docx (no word/document.xml inside)")
         if archive.getinfo("word/document.xml").file_size > _MAX_DOCX_XML_BYTES:
             raise LoaderError(path, "not a valid .docx (document body is implausibly large)")
-        try:
-            root = ElementTree.fromstring(archive.read("word/document.xml"))
-            core = ElementTree.fromstring(archive.read("docProps/core.xml")) if "docProps/core.xml" in names else None
-        except (ElementTree.ParseError, zipfile.BadZipFile, OSError, RuntimeError, EOFError) as exc:
-            raise LoaderError(path, f"not a valid .docx ({_one_line(exc)})") from None
-    body = root.find(_W + "body")
-    text = _clean("\n\n".join(_docx_blocks(body))) if body is not None else ""
-    core_title = core.findtext(_DC_TITLE) if core is not None else None
-    return text, _usable_title(core_title) or _first_line(text)
+        if sum(info.file_size for info in archive.infolist()) > _MAX_DOCX_UNPACKED_BYTES:
+            raise LoaderError(path, "not a valid .docx (contents are implausibly large when unpacked)")
+    import docx
+    from docx.opc.exceptions import PackageNotFoundError
+
+    try:
+        document = docx.Document(io.BytesIO(data))
+        list_styles = frozenset(
+            style.style_id for style in document.styles if (style.name or "").startswith("List") and style.style_id
+        )
+        text = _clean("\n\n".join(_docx_blocks(document, list_styles)))
+        title = _docx_title(document)
+    except (KeyError, PackageNotFoundError) as exc:
+        # python-docx cannot find the main document, or a part a relationship points at.
+        missing = _DOCX_MISSING_PART.search(str(exc))
+        reason = f"part {missing.group(1)} is missing" if missing else "no word/document.xml inside"
+        raise LoaderError(path, f"not a valid .docx ({reason})") from None
+    except Exception as exc:  # lxml, zipfile and python-docx errors all mean a damaged file to the user
+        raise LoaderError(path, f"not a valid .docx ({_one_line(exc)})") from None
+    return text, _usable_title(title) or _first_line(text)
 
 
 # ---------------------------------------------------------------------------------------------- main

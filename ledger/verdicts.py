@@ -13,6 +13,8 @@ MULTI_SOURCE_MAX = 3
 HIGH_SIMILARITY = 0.85
 HIGH_SIMILARITY_BOOST = 0.05
 INFERENCE_PENALTY = 0.1
+# A contradicting passage much less similar to the claim than a supporting one is about something else.
+CONTRADICTION_MARGIN = 0.1
 
 
 def confidence(support: Support, similarities: list[float], requires_inference: bool = False) -> float:
@@ -61,10 +63,14 @@ def resolve(matches: list[EvidenceMatch]) -> Resolution:
 
     Supporting and contradicting evidence from different documents is a conflict (§8.2): the newer
     document prevails and the older one is named; with no dates to tell them apart the claim stays
-    contradicted and the conflict is unresolved.
+    contradicted and the conflict is unresolved. A contradicting passage far less similar to the claim
+    than a supporting one speaks of something else and is set aside.
     """
     supporting = [m for m in matches if m.support in ("full", "partial")]
     contradicting = [m for m in matches if m.support == "contradicted"]
+    if supporting:
+        closest = max(m.similarity for m in supporting)
+        contradicting = [m for m in contradicting if m.similarity >= closest - CONTRADICTION_MARGIN]
     if contradicting and supporting:
         support_docs = {m.path or m.document for m in supporting}
         contra_docs = {m.path or m.document for m in contradicting}

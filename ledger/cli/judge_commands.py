@@ -44,9 +44,11 @@ def eval_(
     if as_json:
         print(report.model_dump_json())
         return
-    table = Table(
-        title=f"{report.n} items · balanced accuracy {report.balanced_accuracy:.3f} · accuracy {report.accuracy:.3f}"
+    console.print(
+        f"{report.n} items · balanced accuracy [bold]{report.balanced_accuracy:.3f}[/] · accuracy {report.accuracy:.3f}",
+        highlight=False,
     )
+    table = Table(title="per label")
     for col in ("label", "precision", "recall", "f1", "n"):
         table.add_column(col, justify="right" if col != "label" else "left")
     for label, row in report.per_label.items():

@@ -32,7 +32,8 @@ _GENERIC_WORDS = """general generally overall actual actually specific specifica
     various typical typically usual usually normally currently present presently official officially now today still
     ever always really precisely approximately roughly altogether respectively relevant respective times
     require required requires requirement requirements needed mandatory obligatory hold held holds receive received
-    receives give given provide provided after before during within until since frequently frequent spend spent"""
+    receives give given provide provided after before during within until since frequently frequent spend spent
+    distance cycle"""
 _ASKING_STEMS = frozenset(content_stems(_ASKING_WORDS)) | frozenset(content_stems(_GENERIC_WORDS))
 # Business vocabulary that names one thing several ways. Groups marked "!" are actions: a question asking how
 # long records are *kept* is not answered by a sentence on when they are *submitted*, so a passage must name
@@ -46,7 +47,8 @@ _SYNONYM_GROUPS = """!keep kept held retain retained retention preserve preserve
     hire hired hires recruit recruited recruitment
     buy bought purchase purchased
     cancel cancelled cancellation terminate termination
-    headcount employees staff workforce
+    headcount employees staff workforce people
+    leaver leavers depart departing departure departures leave leaves left
     standard ordinary regular normal
     hotel hotels lodging accommodation
     client clients customer customers
@@ -86,26 +88,28 @@ _WANTS_FIGURE = re.compile(
 )
 # Figure kinds (ledger.quantities) that can answer "how long", "how many", …; a unit stating only other kinds
 # (a fee for "how long", a weekday for "how much") does not answer it.
+DEADLINE_KINDS = frozenset({"duration", "time", "date", "weekday", "frequency"})  # "how soon", "when"
+# A deadline stated without a figure ("by the end of their last working day") answers "how soon" or "when".
+DEADLINE_WORDS = re.compile(
+    r"\b(?:immediately|without\s+delay|by\s+the\s+end\s+of|same\s+(?:business\s+|working\s+)?day|"
+    r"next\s+(?:business\s+|working\s+)?day)\b",
+    re.I,
+)
 _KINDS_WANTED = (
     (re.compile(r"\bhow\s+(?:often|frequently)\b", re.I), frozenset({"frequency", "duration", "count", "number"})),
-    (re.compile(r"\bhow\s+(?:soon|quickly|fast|late|early)\b|\bby\s+when\b|\bwithin\s+what\b", re.I),
-     frozenset({"duration", "time", "date", "weekday", "frequency"})),
+    (re.compile(r"\bhow\s+(?:soon|quickly|fast|late|early)\b|\bby\s+when\b|\bwithin\s+what\b", re.I), DEADLINE_KINDS),
     (re.compile(r"\bhow\s+long\b", re.I), frozenset({"duration", "date", "time", "count", "number", "frequency"})),
     (re.compile(r"\bhow\s+many\b", re.I), frozenset({"count", "number", "duration", "frequency", "ordinal"})),
     (re.compile(r"\bhow\s+much\b", re.I), frozenset({"money", "percent", "number", "count", "duration", "frequency"})),
     (re.compile(r"\bwhat\s+(?:percentage|percent|share|proportion)\b", re.I), frozenset({"percent", "number"})),
-    (re.compile(r"^\s*when\b|\bwhat\s+(?:date|day|time)\b", re.I),
-     frozenset({"date", "weekday", "time", "duration", "frequency"})),
+    (re.compile(r"^\s*when\b|\bwhat\s+(?:date|day|time)\b", re.I), DEADLINE_KINDS),
     # "What refund amount …", "What is the fee …": money (or a share of something), not a deadline.
     (re.compile(r"^\s*(?:what|which)\b.*\b(?:amount|fee|fees|cost|costs|price|budget|salary|spend|spending)\b", re.I),
      frozenset({"money", "percent", "number", "count"})),
 )
-# "How many written quotes are needed": the thing counted, which a count in the answer must be a count of.
-_HOW_MANY = re.compile(
-    r"\bhow\s+many\s+((?:[a-z-]+\s+){0,3}?[a-z-]+?)(?=\s+(?:are|is|was|were|do|does|did|must|can|could|should|will|"
-    r"would|may|have|has|had|per|in|on|at|of|for|to|did)\b|\s*[?,;]|$)",
-    re.I,
-)
+# "How many written quotes are needed": the thing counted (a plural noun among the next words), which a count in
+# the answer must be a count of.
+_HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[a-z0-9-]+[\s,]*){1,4})", re.I)
 # A time frame: "at the end of the third quarter", "in Q3 2026", "during the quarter", "in fiscal 2025". Never a
 # rate ("per year") or a span ("within one year"): those belong to the figure asked for.
 _ORDINAL = r"(?:first|second|third|fourth|1st|2nd|3rd|4th|last|previous|prior|next|current|latest|same|full|this)"
@@ -201,13 +205,22 @@ def figure_kinds(question: str) -> frozenset[str]:
     return frozenset()
 
 
+_PLURAL_NOUNS = frozenset({"people", "staff", "personnel", "children", "men", "women", "data"})
+# Units a figure is measured in: "how many days" is answered by any duration, not by a count of days.
+_MEASURES = frozenset(content_stems("days weeks months years hours minutes seconds times percent dollars"))
+
+
 def counted_stems(question: str, focus: frozenset[str]) -> frozenset[str]:
-    """The stems of what "how many …" counts, when that is a focus word ("quotes"; not "days", "employees")."""
+    """The stems of what "how many …" counts ("quotes", "employees"; nothing for a unit such as "days"): the first
+    plural noun of the next words ("customers", not the verb or object of "customers requested refunds"), else the
+    first word; only stems that name the topic (focus words, or the people and things every document counts)."""
     match = _HOW_MANY.search(question)
     if not match:
         return frozenset()
-    head = match.group(1).split()[-1]
-    return frozenset(s for s in content_stems(head) if s in focus)
+    words = match.group(1).lower().split()
+    plural = [w for w in words if w in _PLURAL_NOUNS or (len(w) > 3 and w.endswith("s") and not w.endswith("ss"))]
+    head = content_stems(plural[0] if plural else words[0])
+    return frozenset(s for s in head if s not in _MEASURES and (s in focus or s in _ASKING_STEMS))
 
 
 def make_part(text: str, focus: frozenset[str] | None = None, wants: bool | None = None) -> QuestionPart:

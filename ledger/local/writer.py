@@ -3,9 +3,17 @@
 It never writes a sentence of its own except one abstention ("The documents do not state …"), which the judge
 does not count as a claim. Steps: cut the evidence into quotable units (`ledger.local.units`), drop the
 documents a newer edition replaces, score every unit against the question (embedding similarity, share of
-the question's focus words, a bonus for a figure when one is asked for), decide whether anything answers
-it, then pick a few units (the best for each part of the question, then close runners-up), drop
-near-duplicates and the older side of any figure conflict, and stitch them in document order.
+the question's focus words weighted by how rare each is in the evidence, a bonus for a figure when one is
+asked for), decide whether anything answers it, then pick a few units (the best for each part of the question,
+then close runners-up), drop near-duplicates and the older side of any figure conflict, and stitch them in
+document order.
+
+Deciding whether a unit answers (`ledger.local.gaps` analyses the question): a focus word that no evidence
+sentence names (synonyms and inflections count: "retained" is named by "retention") means "not answered"
+unless the unit is nearly a paraphrase; a focus word its whole passage never names means "not this unit"
+unless it is close; and the unit must be the kind of statement asked for: a figure of the wanted kind ("how
+often": a frequency), the action asked about ("kept": a retention), the period asked about (not another
+quarter), and for "how many quotes" a count of quotes.
 """
 
 from __future__ import annotations
@@ -19,6 +27,8 @@ from ingest.embedding import Embedder
 from ingest.types import Chunk
 from ledger.claims import content_stems
 from ledger.local.gaps import (
+    DEADLINE_KINDS,
+    DEADLINE_WORDS,
     QuestionPart,
     make_part,
     period_conflict,
@@ -43,6 +53,7 @@ MAX_SENTENCES = 4
 FIGURE_MATCH = 0.1  # a unit stating the question's own figure ("above $20,000") is likelier the answer
 UNKNOWN_WORD_SIMILARITY = 0.75  # below this, a question word absent from all evidence means "not answered"
 CONTEXT_SIMILARITY = 0.6  # below this, a question word absent from a unit's whole passage means "not this unit"
+COUNTED_WORDS = 4  # a count names what it counts within its first words ("5 failed sign-in attempts")
 NEAR_DUPLICATE = 0.8  # Jaccard of content stems above which two units say the same thing
 
 
@@ -100,7 +111,8 @@ class LocalWriter:
         if not evidence:
             return WrittenAnswer(NO_EVIDENCE_ANSWER, answered=False, missing="no evidence was retrieved")
         stale = superseded_documents(evidence)
-        units = [u for u in evidence_units(evidence) if u.chunk.document_id not in stale]
+        # A document's title restated as a line ("Q3 2026 Quarterly Report") names the document; it answers nothing.
+        units = [u for u in evidence_units(evidence) if u.chunk.document_id not in stale and not _is_title(u)]
         if not units:
             return WrittenAnswer(NO_EVIDENCE_ANSWER, answered=False, missing="the evidence has no quotable sentence")
         parts = question_parts(question) or [make_part(question)]
@@ -169,8 +181,10 @@ class LocalWriter:
         found: list[tuple[float, int]] = []
         for i in np.argsort(-np.asarray(scores), kind="stable"):
             unit, score, sim = units[i], scores[i], float(sims[i])
-            if score < ANSWER_BAR or sim < self.settings.min_relevance:
+            if score < ANSWER_BAR:
                 break
+            if sim < self.settings.min_relevance:
+                continue  # word overlap alone ("Reporting period" for "report") makes no answer; look further
             if found and score < found[0][0] - RUNNER_UP_MARGIN:
                 break
             if part.focus & unknown and sim < UNKNOWN_WORD_SIMILARITY:
@@ -183,7 +197,7 @@ class LocalWriter:
             bar = CONTEXT_SIMILARITY if covered * 2 >= len(part.focus) else UNKNOWN_WORD_SIMILARITY
             if sim < bar and any(len(s) >= 4 and not stem_covered(s, unit.context_stems) for s in part.focus):
                 continue
-            if on_topic and (not part.wants_figure or unit.has_figure) and _fits(part, unit):
+            if on_topic and (not part.wants_figure or _states_figure(part, unit)) and _fits(part, unit):
                 found.append((score, int(i)))
         return found
 
@@ -216,22 +230,28 @@ def _focus_weights(focus: frozenset[str], units: list[Unit]) -> dict[str, float]
     return {s: float(np.log(1.0 + n / max(1, sum(1 for u in distinct if stem_covered(s, u.stems))))) for s in focus}
 
 
+def _states_figure(part: QuestionPart, unit: Unit) -> bool:
+    """Whether a unit states the figure a part asks for: any figure, or for "how soon" a deadline in words."""
+    return unit.has_figure or (part.kinds == DEADLINE_KINDS and bool(DEADLINE_WORDS.search(unit.text)))
+
+
 def _fits(part: QuestionPart, unit: Unit) -> bool:
     """Whether a unit is the kind of statement the part asks for: it names the part's action ("kept": a
     retention, not a submission deadline), is not about another period ("third quarter" for "second quarter"),
     states a figure of a wanted kind ("how often": a frequency or duration, not a fee), and for "how many
     quotes" a figure of quotes."""
-    if part.actions:
+    if part.actions and part.wants_figure:  # "how long are they kept"; not "where is the team week held"
         named = unit.stems | content_stems(unit.section)
         if not all(stem_covered(a, named) for a in part.actions):
             return False
-    if part.periods and period_conflict(part.periods, periods(f"{unit.text} {unit.section} {unit.chunk.title}")):
+    if part.periods and period_conflict(part.periods, periods(f"{unit.text} {unit.section} {unit.chunk.title or ''}")):
         return False
     kinds = {q.kind for q in unit.quantities}
     if part.kinds and kinds and not kinds & part.kinds:
         return False
-    if part.counted:  # "10 minutes" answers "how many minutes", "Tier 3" does not answer "how many vendors"
-        return any(stems_cover(part.counted, content_stems(q.text)) for q in unit.quantities)
+    if part.counted:  # "three written quotes" answers "how many quotes", "a Tier 3 vendor" not "how many vendors"
+        return any(stems_cover(part.counted, content_stems(" ".join(unit.text[q.start :].split()[:COUNTED_WORDS])))
+                   for q in unit.quantities if q.kind in ("count", "number") and not q.identifier)
     return True
 
 
@@ -243,6 +263,11 @@ _COMPARATIVES = re.compile(
 def _plain_comparative(match: re.Match[str]) -> str:
     """"longer than 6 hours" → "more than 6 hours", which the quantity parser reads as a lower bound."""
     return "more than" if match.group(1) else "less than"
+
+
+def _is_title(unit: Unit) -> bool:
+    title = re.sub(r"\W+", " ", (unit.chunk.title or "").lower()).strip()
+    return bool(title) and (title == unit.key or title.startswith(unit.key + " "))
 
 
 def _newer(a: Unit, b: Unit) -> bool:

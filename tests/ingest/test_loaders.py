@@ -5,10 +5,12 @@ from __future__ import annotations
 import io
 import logging
 import os
+import re
 import zipfile
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+import docx
 import pytest
 
 from ingest.hashing import bytes_digest
@@ -16,7 +18,6 @@ from ingest.loaders import SUPPORTED_EXTENSIONS, load_file
 from ledger.errors import LoaderError
 
 SAMPLE_DOCS = Path(__file__).resolve().parents[2] / "sample_docs"
-_W_NS = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 
 
 # ------------------------------------------------------------------------------ builders
@@ -47,28 +48,19 @@ def make_pdf(lines: list[str], title: str | None = None, *, bad_xref: bool = Fal
 
 
 def make_docx(paragraphs: list[str], title: str | None = None, table: list[list[str]] | None = None) -> bytes:
-    """A minimal .docx (just the parts a reader needs), written by hand so the tests need no python-docx."""
-
-    def para(text: str) -> str:
-        return f"<w:p><w:r><w:t xml:space='preserve'>{text}</w:t></w:r></w:p>"
-
-    body = "".join(para(p) for p in paragraphs)
+    """A .docx built with python-docx, as Word would save it."""
+    document = docx.Document()
+    for text in paragraphs:
+        document.add_paragraph(text)
     if table:
-        rows = "".join("<w:tr>" + "".join(f"<w:tc>{para(cell)}</w:tc>" for cell in row) + "</w:tr>" for row in table)
-        body += f"<w:tbl>{rows}</w:tbl>"
-    document = (
-        f"<?xml version='1.0' encoding='UTF-8'?><w:document xmlns:w='{_W_NS}'><w:body>{body}</w:body></w:document>"
-    )
+        grid = document.add_table(rows=len(table), cols=max(len(row) for row in table))
+        for row, cells in zip(grid.rows, table, strict=False):
+            for cell, text in zip(row.cells, cells, strict=False):
+                cell.text = text
+    if title:
+        document.core_properties.title = title
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        archive.writestr("[Content_Types].xml", "<Types/>")
-        archive.writestr("word/document.xml", document)
-        if title:
-            archive.writestr(
-                "docProps/core.xml",
-                "<cp:coreProperties xmlns:cp='http://schemas.openxmlformats.org/package/2006/metadata/core-properties'"
-                f" xmlns:dc='http://purl.org/dc/elements/1.1/'><dc:title>{title}</dc:title></cp:coreProperties>",
-            )
+    document.save(buffer)
     return buffer.getvalue()
 
 
@@ -300,6 +292,18 @@ def _zip_without_document() -> bytes:
     return buffer.getvalue()
 
 
+def _docx_with_parts(replace: dict[str, bytes | None], data: bytes | None = None) -> bytes:
+    """A .docx (make_docx(["Body"]) by default) with parts replaced, or dropped where the new content is None."""
+    original = zipfile.ZipFile(io.BytesIO(data or make_docx(["Body"])))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name in original.namelist():
+            content = replace.get(name, original.read(name))
+            if content is not None:
+                archive.writestr(name, content)
+    return buffer.getvalue()
+
+
 @pytest.mark.parametrize(
     ("name", "content", "reason"),
     [
@@ -311,6 +315,8 @@ def _zip_without_document() -> bytes:
         ("other.docx", _zip_without_document(), "not a valid .docx (no word/document.xml inside)"),
         ("legacy.docx", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 64, "not a valid .docx (password-protected"),
         ("empty_body.docx", make_docx([]), "no text could be extracted"),
+        ("no_styles.docx", _docx_with_parts({"word/styles.xml": None}), "not a valid .docx (part word/styles.xml is"),
+        ("bad_xml.docx", _docx_with_parts({"word/document.xml": b"<w:document"}), "not a valid .docx (Namespace"),
         ("empty.txt", b"", "file is empty"),
         ("empty.pdf", b"", "file is empty"),
         ("empty.docx", b"", "file is empty"),
@@ -335,6 +341,41 @@ def test_bad_files_raise_loader_error_with_a_one_line_reason(
     assert error.path == str(path)
     assert "\n" not in error.reason and "Traceback" not in str(error)
     assert str(error) == f"{path}: {error.reason}"
+
+
+def test_docx_bomb_is_refused_before_it_is_unpacked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("ingest.loaders._MAX_DOCX_XML_BYTES", 1000)
+    path = tmp_path / "bomb.docx"
+    path.write_bytes(make_docx(["x" * 2000]))
+    with pytest.raises(LoaderError, match=r"not a valid \.docx \(document body is implausibly large\)"):
+        load_file(path)
+
+
+def test_docx_lists_merged_cells_nested_tables_and_missing_core_properties(tmp_path: Path) -> None:
+    document = docx.Document()
+    document.add_paragraph("Approval rules")
+    document.add_paragraph("Bullet item", style="List Bullet")
+    document.add_paragraph("Numbered item", style="List Number")
+    table = document.add_table(rows=3, cols=3)
+    table.cell(0, 0).merge(table.cell(0, 2)).text = "Spend limits"
+    table.cell(1, 0).merge(table.cell(2, 0)).text = "Tier 1"
+    table.cell(1, 1).text, table.cell(1, 2).text = "Up to $5,000", "Manager"
+    table.cell(2, 1).text = "Above $5,000"
+    table.cell(2, 2).add_table(rows=1, cols=2).rows[0].cells[0].text = "CFO"
+    document.add_paragraph("Closing line.")
+    buffer = io.BytesIO()
+    document.save(buffer)
+    # Without core properties python-docx would invent the title "Word Document"; the first line is the title.
+    rels = zipfile.ZipFile(buffer).read("_rels/.rels").decode()
+    rels = re.sub(r"<Relationship [^>]*docProps/core\.xml[^>]*/>", "", rels)
+    path = tmp_path / "rules.docx"
+    path.write_bytes(_docx_with_parts({"docProps/core.xml": None, "_rels/.rels": rels.encode()}, buffer.getvalue()))
+    loaded = load_file(path)
+    assert loaded.title == "Approval rules"
+    assert loaded.text == (
+        "Approval rules\n\n- Bullet item\n\n- Numbered item\n\n"
+        "Spend limits\nTier 1 | Up to $5,000 | Manager\nAbove $5,000 | CFO\n\nClosing line."
+    )
 
 
 def test_pdf_that_needs_a_password_is_refused(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import pytest
 from ingest.hashing import chunk_hash
 from ingest.types import Chunk
 from ledger.claims import exclusion_reason, extract_claims
+from ledger.local.gaps import period_conflict, question_parts, stem_covered
 from ledger.local.units import evidence_units
 from ledger.local.writer import LocalWriter, cite, figure_conflict, superseded_documents
 from ledger.risks import NO_EVIDENCE_ANSWER
@@ -183,3 +184,152 @@ def test_a_question_with_an_unanswered_part_answers_the_rest_and_names_the_gap(e
     assert "vacation days" in writer.last_missing
     assert answer.rstrip().endswith('"how many vacation days do employees get".')
     assert_every_sentence_cited(answer, EVIDENCE)
+
+
+# --- recall without losing "not answered": modifiers, synonyms, time frames, figure kinds ------------------------
+
+PASSWORDS = make_chunk(
+    "## 4. Passwords and authentication\n\nPasswords for standard accounts must be at least 16 characters long. "
+    "Passwords for privileged accounts must be at least 20 characters long. Standard account passwords must be "
+    "changed every 180 days, and privileged account passwords must be changed every 45 days. After 5 failed sign-in "
+    "attempts an account is locked for 15 minutes.",
+    "Information Security Policy", date(2026, 4, 1), "security", 3, 2100)
+INCIDENTS = make_chunk(
+    "## 6. Incident reporting\n\nAnyone who discovers a security incident, or suspects one, must report it to the "
+    "Security Operations Center within 4 hours of discovery. The Security Operations Center classifies each incident "
+    "as Severity 1, 2 or 3 within its first assessment.",
+    "Information Security Policy", date(2026, 4, 1), "security", 5, 3400)
+RETENTION = make_chunk(
+    "3. Retention schedule\n\nRecord type | Retention period | Counted from\n"
+    "Invoices and accounting records | 10 years | end of the financial year\n"
+    "Security and audit logs | 400 days | creation of the log entry\n"
+    "Office CCTV footage | 31 days | date of recording\n"
+    "System backups | 35 days | date of the backup\n\n"
+    "Where a law requires a longer period than the schedule, the longer period applies.",
+    "Data Retention Policy", date(2026, 5, 18), "retention", 1, 1200)
+VENDORS = make_chunk(
+    "Step 3 - Due diligence. The vendor must provide its company registration, its tax identification number and "
+    "proof of insurance. Professional liability cover of at least $2 million is required from every vendor, and "
+    "Tier 1 vendors must also hold cyber insurance of at least $5 million.\n\n5. Timelines\n\nProcurement aims to "
+    "complete onboarding of a Tier 3 vendor within one week and of a Tier 1 vendor within four weeks of a complete "
+    "request.",
+    "Vendor Onboarding Procedure", date(2026, 8, 12), "vendors", 2, 1500)
+Q3_SUMMARY = make_chunk(
+    "1. Summary\nRevenue for the third quarter of 2026 was $48.6 million, an increase of 12.4% from $43.2 million "
+    "in the third quarter of 2025. Gross margin was 71.3%.",
+    "Q3 2026 Quarterly Report", date(2026, 10, 20), "q3", 0, 200)
+Q3_PEOPLE = make_chunk(
+    "4. People\nHeadcount was 612 employees on September 30, 2026, up from 587 on June 30, 2026. The company hired "
+    "41 people and 16 people left during the quarter.",
+    "Q3 2026 Quarterly Report", date(2026, 10, 20), "q3", 3, 1400)
+REPORTS = make_chunk(
+    "## 10. Expense reports and reimbursement\n\nExpense reports must be submitted in ExpenseHub within 30 days "
+    "after the trip ends. Reports submitted more than 90 days after the trip ends are not reimbursed.\n\n"
+    "## 11. Items that are never reimbursed\n\n- Traffic and parking fines.\n"
+    "- Airline lounge memberships and loyalty-programme fees.\n",
+    T2026, D2026, "travel2026", 8, 5200)
+CORPUS = [*EVIDENCE, PASSWORDS, INCIDENTS, RETENTION, VENDORS, Q3_SUMMARY, Q3_PEOPLE, REPORTS]
+
+
+@pytest.mark.parametrize(
+    ("question", "focus"),
+    [
+        ("What general liability insurance must vendors hold?", {"liabil", "insur", "vendor"}),  # modifier, light verb
+        ("What was headcount at the end of the third quarter?", {"headcount"}),  # the time frame is kept apart
+        ("How much cash did the company hold on September 30, 2026?", {"cash"}),
+        ("How many days per year can employees work from abroad?", {"abroad"}),  # "per year" is the figure's rate
+    ],
+)
+def test_focus_words_leave_out_modifiers_light_verbs_and_time_frames(question: str, focus: set[str]) -> None:
+    assert set(question_parts(question)[0].focus) == focus
+
+
+@pytest.mark.parametrize(
+    ("question", "periods"),
+    [
+        ("What was headcount at the end of the third quarter?", {"q3"}),
+        ("What was revenue in Q2 2026?", {"q2", "y2026"}),
+        ("How many security incidents occurred in 2026?", {"y2026"}),
+        ("What did the 2024 edition say about hotels?", set()),  # a name, not a time frame
+    ],
+)
+def test_time_frames_give_a_part_its_periods(question: str, periods: set[str]) -> None:
+    assert set(question_parts(question)[0].periods) == periods
+
+
+def test_another_period_of_the_same_kind_conflicts_and_an_unnamed_one_does_not() -> None:
+    asked = frozenset({"q2", "y2026"})
+    assert period_conflict(asked, frozenset({"q3", "y2026"}))
+    assert not period_conflict(asked, frozenset({"q2", "q3", "y2026"}))  # names the one asked too
+    assert not period_conflict(asked, frozenset({"y2026"}))  # says nothing about quarters
+
+
+@pytest.mark.parametrize(
+    ("wanted", "have", "covered"),
+    [("kept", "retent", True), ("rotat", "chang", True), ("headcount", "employe", True),
+     ("ordinari", "standard", True), ("mileag", "mile", True), ("vacat", "leav", False), ("slack", "messag", False)],
+)
+def test_stems_cover_prefixes_and_business_synonyms_only(wanted: str, have: str, covered: bool) -> None:
+    assert stem_covered(wanted, {have}) is covered
+
+
+@pytest.mark.parametrize(
+    ("question", "kinds", "counted", "actions"),
+    [
+        ("How often must passwords be rotated?", {"frequency", "duration", "count", "number"}, set(), {"rotat"}),
+        ("How long are invoices kept?", {"duration", "date", "time", "count", "number", "frequency"}, set(), {"kept"}),
+        ("How many written quotes are needed?", {"count", "number", "duration", "frequency", "ordinal"},
+         {"quot"}, set()),
+        ("What refund amount can an agent approve?", {"money", "percent", "number", "count"}, set(), set()),
+    ],
+)
+def test_question_parts_know_the_figure_kind_the_thing_counted_and_the_action(
+    question: str, kinds: set[str], counted: set[str], actions: set[str]
+) -> None:
+    part = question_parts(question)[0]
+    assert (set(part.kinds), set(part.counted), set(part.actions)) == (kinds, counted, actions)
+
+
+@pytest.mark.model
+@pytest.mark.parametrize(
+    ("question", "expected", "not_expected"),
+    [
+        ("How long must passwords be for ordinary accounts?", "16 characters", None),  # ordinary ≈ standard
+        ("How often must privileged account passwords be rotated?", "every 45 days", None),  # rotated ≈ changed
+        ("How long are security and audit logs retained?", "400 days", None),  # retained ≈ retention
+        ("What general liability insurance must vendors hold?", "$2 million", None),  # "general" is a modifier
+        ("What was headcount at the end of the third quarter?", "612 employees", "$48.6 million"),
+        ("How long are office CCTV recordings stored?", "31 days", None),
+        ("What was revenue in the third quarter of 2026?", "$48.6 million", None),
+    ],
+)
+def test_documents_that_answer_in_other_words_are_answered(  # type: ignore[no-untyped-def]
+    embedder, question: str, expected: str, not_expected: str | None
+) -> None:
+    writer = LocalWriter(embedder)
+    answer = writer.run(question, CORPUS)
+    assert not writer.last_unanswered, answer
+    assert expected in answer
+    assert not_expected is None or not_expected not in answer
+    assert_every_sentence_cited(answer, CORPUS)
+
+
+@pytest.mark.model
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many vacation days do employees get?",
+        "How long are Slack messages retained?",
+        "Is airport lounge access reimbursed?",
+        "How many security incidents occurred in 2026?",
+        "How long are employee expense reports kept?",  # a submission deadline is not a retention period
+        "What was revenue in the second quarter of 2026?",  # the third quarter's revenue does not answer it
+        "How many vendors were onboarded in 2026?",  # onboarding times are not a count of vendors
+        "What is the maximum daily cost for a rental car?",
+    ],
+)
+def test_on_topic_questions_the_documents_do_not_answer_stay_unanswered(embedder, question: str) -> None:  # type: ignore[no-untyped-def]
+    writer = LocalWriter(embedder)
+    answer = writer.run(question, CORPUS)
+    assert writer.last_unanswered, answer
+    assert answer.startswith("The documents do not state") and "[cite:" not in answer

@@ -73,6 +73,9 @@ OLD, NEW = date(2024, 1, 15), date(2026, 3, 1)
         ([m("full", "A"), m("contradicted", "B")], "contradicted", "A", True),
         # same document saying both: not a cross-source conflict
         ([m("full", "A"), m("contradicted", "A")], "contradicted", None, False),
+        # a contradiction far less similar than the support is about something else
+        ([m("full", "A", sim=0.9), m("contradicted", "A", sim=0.6)], "full", None, False),
+        ([m("full", "new", NEW, sim=0.9), m("contradicted", "old", OLD, sim=0.85)], "full", "old", False),
     ],
 )
 def test_resolve_conflicts_newer_source_prevails(
