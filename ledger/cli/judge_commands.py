@@ -45,7 +45,8 @@ def eval_(
         print(report.model_dump_json())
         return
     console.print(
-        f"{report.n} items · balanced accuracy [bold]{report.balanced_accuracy:.3f}[/] · accuracy {report.accuracy:.3f}",
+        f"{report.n} items · balanced accuracy [bold]{report.balanced_accuracy:.3f}[/] · "
+        f"accuracy {report.accuracy:.3f}",
         highlight=False,
     )
     table = Table(title="per label")
