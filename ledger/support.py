@@ -150,9 +150,13 @@ def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
     on_topic = f.similarity >= t.on_topic_similarity and f.coverage >= t.on_topic_coverage
     q = f.quantities
     flipped = f.claim_negated != f.quote_negated
-    # A different figure contradicts when the rest of the claim is what the quote says, or when the quote gives
-    # the figure as a labelled field ("Effective date: ...") of the thing the claim names.
-    decisive = [m for m in q.conflicts if f.coverage >= t.on_topic_coverage or (m.evidence and m.evidence.labelled)]
+    # A different figure contradicts when the rest of the claim is what the quote says, when the quote is so close
+    # it would be a paraphrase, or when the quote gives the figure as a labelled field ("Effective date: ...").
+    decisive = [
+        m for m in q.conflicts
+        if f.coverage >= t.on_topic_coverage or f.similarity >= t.paraphrase_similarity
+        or (m.evidence and m.evidence.labelled)
+    ]
     if decisive and f.similarity >= t.conflict_similarity:
         m = decisive[0]
         rule = "date" if m.claim.kind in ("date", "weekday") else "quantity"

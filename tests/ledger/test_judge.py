@@ -94,3 +94,10 @@ def test_every_judged_claim_shows_the_quote_and_document_that_decided_it(judge: 
             assert entry.evidence[0].quote in " ".join(c.text for c in judge.store.all_chunks())
     assert verdicts["The hotel cap is $250 per night."].verdict == "contradicted"
     assert verdicts["Every employee gets a free gym membership."].verdict == "not_found"
+
+
+def test_a_changed_figure_is_contradicted_by_the_current_edition_first(judge: Judge) -> None:
+    entry = only(judge, "Under the travel policy, the nightly hotel cap for standard locations is $250.")
+    assert entry.verdict == "contradicted"
+    assert "$220" in entry.evidence[0].quote  # the current edition leads, so the reviser corrects to it
+    assert "outdated_source" not in entry.flags
