@@ -96,10 +96,9 @@ def _engine_for(url: str) -> Engine:
 
 def open_engine(settings: Settings) -> Engine:
     """The migrated engine for the settings' database (one per URL per process)."""
-    url = settings.sqlalchemy_url
-    if url.startswith("sqlite:///"):
-        settings.home.mkdir(parents=True, exist_ok=True) if not settings.database_url else None
-    return _engine_for(url)
+    if not settings.database_url:  # the default SQLite file lives in the home, which may not exist yet
+        settings.home.mkdir(parents=True, exist_ok=True)
+    return _engine_for(settings.sqlalchemy_url)
 
 
 def _redact(url: str) -> str:
