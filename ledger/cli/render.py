@@ -79,7 +79,8 @@ def render_run(console: Console, result: RunResult) -> None:
             where = f"{match.document}" + (f" ({match.doc_date})" if match and match.doc_date else "") if match else "?"
             lines.append(Text(f"[{i}] {h} {where}", style="dim"))
     console.print(Panel(Group(*lines), title=escape(result.question), title_align="left"))
-    console.print(ledger_table(result.ledger))
+    if result.ledger.entries:
+        console.print(ledger_table(result.ledger))
     console.print(summary_line(result.ledger), highlight=False)
     if len(result.revisions) > 1:
         first = result.revisions[0].ledger.summary.evidence_coverage
