@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+from datetime import date
 
 import numpy as np
 
 from ingest.embedding import Embedder
+from ingest.hashing import chunk_hash
+from ingest.types import Chunk
 
 
 class HashEmbedder(Embedder):
@@ -79,3 +82,11 @@ class FakeGaps:
 
     def run(self, question, answer, evidence):  # type: ignore[no-untyped-def]
         return 1.0, []
+
+
+def make_chunk(
+    text: str, title: str = "", day: date | None = None, doc: str = "doc", index: int = 0, start: int = 0
+) -> Chunk:
+    """A chunk as ingest makes it, with its real hash."""
+    return Chunk(hash=chunk_hash(text), text=text, document_id=doc, index=index, start_char=start,
+                 end_char=start + len(text), path=f"/docs/{doc}.md", title=title, doc_date=day)

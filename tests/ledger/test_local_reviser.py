@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from ingest.hashing import chunk_hash
 from ingest.pipeline import Ingestor
 from ingest.types import Chunk
 from ledger.claims import exclusion_reason, extract_claims
@@ -20,13 +19,7 @@ from ledger.settings import Settings
 from ledger.support import LocalSupportChecker
 from ledger.types import Critique, EvidenceLedger, EvidenceMatch, LedgerEntry, RevisionDecision, Support, Verdict
 from tests.conftest import SAMPLE_DOCS
-
-
-def make_chunk(text: str, title: str, day: date, doc: str) -> Chunk:
-    """A chunk as ingest makes it, with its real hash."""
-    return Chunk(hash=chunk_hash(text), text=text, document_id=doc, index=0, start_char=0, end_char=len(text),
-                 path=f"/docs/{doc}.md", title=title, doc_date=day)
-
+from tests.fakes import make_chunk
 
 LODGING = make_chunk(
     "## 5. Lodging\n\nThe nightly hotel cap is $220 per night, before taxes and resort fees, in all locations except "

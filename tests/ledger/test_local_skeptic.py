@@ -6,18 +6,10 @@ from datetime import date
 
 import pytest
 
-from ingest.hashing import chunk_hash
-from ingest.types import Chunk
 from ledger.local.gaps import LocalGapFinder, question_parts
 from ledger.local.skeptic import RuleSkeptic, source_conflicts
 from ledger.types import Critique
-
-
-def make_chunk(text: str, title: str, day: date | None, doc: str) -> Chunk:
-    """A chunk as ingest makes it, with its real hash."""
-    return Chunk(hash=chunk_hash(text), text=text, document_id=doc, index=0, start_char=0, end_char=len(text),
-                 path=f"/docs/{doc}.md", title=title, doc_date=day)
-
+from tests.fakes import make_chunk
 
 LODGING_2026 = make_chunk(
     "## 5. Lodging\n\nThe nightly hotel cap is $220 per night, before taxes and resort fees, in all locations except "

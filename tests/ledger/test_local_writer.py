@@ -6,7 +6,6 @@ from datetime import date
 
 import pytest
 
-from ingest.hashing import chunk_hash
 from ingest.types import Chunk
 from ledger.claims import exclusion_reason, extract_claims
 from ledger.local.gaps import period_conflict, question_parts, stem_covered
@@ -14,13 +13,7 @@ from ledger.local.units import evidence_units
 from ledger.local.writer import LocalWriter, cite, figure_conflict, superseded_documents
 from ledger.risks import NO_EVIDENCE_ANSWER
 from ledger.sentences import parse_citations, split_sentences
-
-
-def make_chunk(text: str, title: str, day: date | None, doc: str, index: int = 0, start: int = 0) -> Chunk:
-    """A chunk as ingest makes it, with its real hash."""
-    return Chunk(hash=chunk_hash(text), text=text, document_id=doc, index=index, start_char=start,
-                 end_char=start + len(text), path=f"/docs/{doc}.md", title=title, doc_date=day)
-
+from tests.fakes import make_chunk
 
 T2026, T2024 = "Travel and Expense Policy (2026 edition)", "TRAVEL AND EXPENSE POLICY (2024 EDITION)"
 D2026, D2024 = date(2026, 3, 1), date(2024, 1, 15)
