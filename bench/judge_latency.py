@@ -22,6 +22,7 @@ from ingest.embedding import Embedder  # noqa: E402
 from ingest.pipeline import Ingestor  # noqa: E402
 from ledger.judge import Judge  # noqa: E402
 from ledger.settings import Settings  # noqa: E402
+from ledger.support import LocalSupportChecker  # noqa: E402
 
 DRAFT = """The nightly hotel cap for standard locations is $220.
 The domestic meal per diem is $75 per day.
@@ -44,14 +45,12 @@ def main() -> None:
         settings = Settings(home=Path(tmp))
         embedder = Embedder(settings.embedding)
         Ingestor(settings, embedder=embedder).run([ROOT / "sample_docs"])
-        judge = Judge(settings, embedder=embedder)
-        warm = judge.run("warm up", DRAFT)  # loads the models and fills nothing the timed runs reuse
+        judge = Judge(settings, embedder=embedder, checker=LocalSupportChecker(embedder, settings.judge))
+        warm = judge.run("warm up", DRAFT)  # loads the model and the tokenizer
         claims = len(warm.entries)
         timings = []
         for _ in range(args.runs):
-            judge.checker = (
-                type(judge.checker)(embedder, settings.judge) if hasattr(judge.checker, "embedder") else judge.checker
-            )
+            judge.checker = LocalSupportChecker(embedder, settings.judge)  # an empty sentence cache: a cold draft
             started = time.perf_counter()
             judge.run("What are the company's rules?", DRAFT)
             timings.append(time.perf_counter() - started)

@@ -41,7 +41,6 @@ class Roles:
     reviser: Reviser
     gaps: GapFinder
     meter: CallMeter = field(default_factory=CallMeter)
-    unanswered: bool = False  # set by the writer's owner when the documents do not answer the question
 
 
 def termination_warnings(ledger: EvidenceLedger, first_coverage: float | None = None) -> list[RunWarning]:
@@ -134,10 +133,9 @@ class Pipeline:
 
     def _loop(self, result: RunResult, draft: str | None, evidence: list[Chunk], thresholds: Thresholds) -> None:
         question = result.question
-        self.roles.unanswered = False
         text = draft if draft is not None else self.roles.writer.run(question, evidence)
         # A writer that can tell the documents do not answer the question says so (the local one does).
-        self.roles.unanswered = draft is None and bool(getattr(self.roles.writer, "last_unanswered", False))
+        unanswered = draft is None and bool(getattr(self.roles.writer, "last_unanswered", False))
         judge_settings = self.settings.judge.model_copy(
             update={"similarity_threshold": thresholds.similarity_threshold}
         )
@@ -161,7 +159,7 @@ class Pipeline:
             final.ledger, rounds[0].ledger.summary.evidence_coverage if len(rounds) > 1 else None
         )
         result.risk_flags = ledger_risk_flags(final.ledger, self.judge.today, self.settings.judge.outdated_days)
-        if self.roles.unanswered or (final.ledger.summary.total_claims == 0 and final.ledger.gaps):
+        if unanswered or (final.ledger.summary.total_claims == 0 and final.ledger.gaps):
             result.risk_flags.insert(
                 0,
                 RiskFlag(
