@@ -23,11 +23,11 @@ sys.path.insert(0, str(ROOT))
 
 from ingest.embedding import Embedder  # noqa: E402
 from ingest.pipeline import Ingestor  # noqa: E402
-from ledger.backends.factory import build_backend  # noqa: E402
-from ledger.pipeline import Pipeline  # noqa: E402
-from ledger.risks import NO_EVIDENCE_ANSWER  # noqa: E402
-from ledger.sentences import parse_citations, split_sentences  # noqa: E402
-from ledger.settings import Settings  # noqa: E402
+from ledger.backends.base import NO_EVIDENCE_ANSWER  # noqa: E402
+from ledger.core.settings import Settings  # noqa: E402
+from ledger.loop.factory import build_backend  # noqa: E402
+from ledger.loop.pipeline import Pipeline  # noqa: E402
+from ledger.text.sentences import parse_citations, split_sentences  # noqa: E402
 
 
 def main() -> None:

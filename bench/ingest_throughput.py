@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ingest.embedding import Embedder  # noqa: E402
 from ingest.pipeline import Ingestor  # noqa: E402
-from ledger.settings import Settings  # noqa: E402
+from ledger.core.settings import Settings  # noqa: E402
 
 WORDS = [
     "policy",

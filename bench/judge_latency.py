@@ -20,9 +20,9 @@ sys.path.insert(0, str(ROOT))
 
 from ingest.embedding import Embedder  # noqa: E402
 from ingest.pipeline import Ingestor  # noqa: E402
-from ledger.judge import Judge  # noqa: E402
-from ledger.settings import Settings  # noqa: E402
-from ledger.support import LocalSupportChecker  # noqa: E402
+from ledger.core.settings import Settings  # noqa: E402
+from ledger.judge.judge import Judge  # noqa: E402
+from ledger.judge.support import LocalSupportChecker  # noqa: E402
 
 DRAFT = """The nightly hotel cap for standard locations is $220.
 The domestic meal per diem is $75 per day.

@@ -8,7 +8,8 @@ from llama_index.core.node_parser import SentenceSplitter
 
 from ingest.embedding import Tokenizer
 from ingest.hashing import chunk_hash, normalise_text
-from ingest.types import Chunk, LoadedDocument
+from ingest.types import LoadedDocument
+from ledger.core.types import Chunk
 
 
 @lru_cache(maxsize=4)

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from ledger.errors import ModelError
-from ledger.settings import EmbeddingSettings
+from ledger.core.errors import ModelError
+from ledger.core.settings import EmbeddingSettings
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer

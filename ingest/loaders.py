@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from ingest.dates import resolve_document_date
 from ingest.hashing import bytes_digest
 from ingest.types import LoadedDocument
-from ledger.errors import LoaderError
+from ledger.core.errors import LoaderError
 
 if TYPE_CHECKING:
     from docx.document import Document as DocxDocument

@@ -12,6 +12,7 @@ import os
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
@@ -19,12 +20,13 @@ from ingest.chunking import chunk_document
 from ingest.embedding import Embedder
 from ingest.hashing import bytes_digest, document_id, vector_id
 from ingest.loaders import parse_file, read_file
-from ingest.registry import Registry
-from ingest.types import Chunk, DocumentInfo, FailedFile, IngestReport, LoadedDocument
+from ingest.types import FailedFile, IngestReport, LoadedDocument
 from ingest.vectorstore import VectorStore
-from ledger.database import open_engine
-from ledger.errors import LoaderError
-from ledger.settings import Settings, load_settings
+from ledger.core.errors import LoaderError
+from ledger.core.settings import Settings, load_settings
+from ledger.core.types import Chunk, DocumentInfo
+from ledger.storage.database import open_engine
+from ledger.storage.documents import Registry
 
 
 class IngestProgress(Protocol):
@@ -168,7 +170,7 @@ class Ingestor:
             own = vectors[offset : offset + len(chunks)]
             offset += len(chunks)
             self.store.upsert(chunks, own)  # 1. new vectors in (idempotent ids)
-            self.registry.upsert(doc_id, doc, [c.hash for c in chunks])  # 2. registry switches over
+            self.registry.upsert(_info(doc_id, self.workspace, doc, chunks))  # 2. registry switches over
             if is_update:  # 3. the old version's leftovers go
                 new_ids = {vector_id(doc_id, c.hash) for c in chunks}
                 stale = [vector_id(doc_id, h) for h in known[doc_id].chunk_hashes]
@@ -192,3 +194,12 @@ class Ingestor:
         orphans = sorted(self.store.ids() - referenced)
         self.store.delete(orphans)
         return len(orphans)
+
+
+def _info(doc_id: str, workspace: str, doc: LoadedDocument, chunks: list[Chunk]) -> DocumentInfo:
+    """The registry record of a document just chunked."""
+    return DocumentInfo(
+        id=doc_id, workspace=workspace, path=doc.path, title=doc.title, sha256=doc.sha256, mime_type=doc.mime_type,
+        date=doc.doc_date, date_source=doc.date_source, chunks=len(chunks), chunk_hashes=[c.hash for c in chunks],
+        ingested_at=datetime.now(UTC),
+    )

@@ -1,4 +1,4 @@
-"""Domain types of ingestion: loaded documents, chunks, registry records and the ingest report."""
+"""Domain types of ingestion: loaded documents and the ingest report (chunks and documents live in ledger.core.types)."""
 
 from __future__ import annotations
 
@@ -21,34 +21,6 @@ class LoadedDocument(BaseModel):
     )
 
 
-class Chunk(BaseModel):
-    """A span of a document, the unit of evidence."""
-
-    hash: str = Field(description="Chunk hash (12 hex chars of sha256 of the normalised text).")
-    text: str = Field(description="The chunk text as it appears in the document.")
-    document_id: str = Field(description="Id of the document it belongs to.")
-    index: int = Field(description="Position of the chunk in its document, from 0.")
-    start_char: int = Field(description="Offset of the first character in the document text.")
-    end_char: int = Field(description="Offset one past the last character in the document text.")
-    path: str = Field("", description="Path of the source document.")
-    title: str = Field("", description="Title of the source document.")
-    doc_date: dt.date | None = Field(None, description="Date of the source document, if known.")
-
-
-class DocumentInfo(BaseModel):
-    """A registered document as `evidence docs` shows it."""
-
-    id: str = Field(description="Document id.")
-    workspace: str = Field(description="Workspace it belongs to.")
-    path: str = Field(description="Absolute path at ingest time.")
-    title: str = Field(description="Document title.")
-    sha256: str = Field(description="sha256 of the file's bytes when ingested.")
-    mime_type: str = Field(description="MIME type.")
-    date: dt.date | None = Field(None, description="Inferred document date.")
-    date_source: str = Field("none", description="Where the date came from.")
-    chunks: int = Field(description="Number of chunks.")
-    chunk_hashes: list[str] = Field(default_factory=list, description="Hashes of its chunks, in order.")
-    ingested_at: dt.datetime = Field(description="When this version was ingested (UTC).")
 
 
 class FailedFile(BaseModel):

@@ -12,9 +12,9 @@ import numpy as np
 from chromadb.config import Settings as ChromaSettings
 
 from ingest.hashing import vector_id
-from ingest.types import Chunk
-from ledger.errors import ConfigError, StoreError
-from ledger.settings import Settings
+from ledger.core.errors import ConfigError, StoreError
+from ledger.core.settings import Settings
+from ledger.core.types import Chunk
 
 _NAME_OK = re.compile(r"[^a-zA-Z0-9._-]")
 _WRITE_BATCH = 1000

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.settings import Settings
+from ledger.core.settings import Settings
 
 SAMPLE_DOCS = Path(__file__).resolve().parent.parent / "sample_docs"
 

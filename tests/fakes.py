@@ -9,7 +9,7 @@ import numpy as np
 
 from ingest.embedding import Embedder
 from ingest.hashing import chunk_hash
-from ingest.types import Chunk
+from ledger.core.types import Chunk
 
 
 class HashEmbedder(Embedder):
@@ -61,7 +61,7 @@ class FakeSkeptic:
         self.calls = 0
 
     def run(self, question, draft, evidence):  # type: ignore[no-untyped-def]
-        from ledger.types import Critique
+        from ledger.core.types import Critique
 
         self.calls += 1
         return Critique(summary="fine")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ledger.errors import EvidenceError
-from ledger.settings import Settings
+from ledger.core.errors import EvidenceError
+from ledger.core.settings import Settings
 from ui import pages_ask, pages_history, pages_ingest, pages_verify, services
 from ui.services import plain
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from ledger.audit_types import AuditRecord
-from ledger.cli.render import numbered_answer
-from ledger.exports import FORMATS, export_run
-from ledger.types import EvidenceLedger, EvidenceMatch, LedgerEntry, RevisionAttempt, RunResult
+from ledger.audit.types import AuditRecord
+from ledger.core.types import EvidenceLedger, EvidenceMatch, LedgerEntry, RevisionAttempt, RunResult
+from ledger.exports.citations import numbered_answer
+from ledger.exports.json_csv import FORMATS, export_run
 from ui.services import BACKEND_LABELS, code, guarded, plain
 
 VERDICT_LABEL = {"supported": "Supported", "weak": "Weak", "contradicted": "Contradicted", "not_found": "Not found"}

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
-from ledger.audit_types import AuditRecord
+from ledger.audit.types import AuditRecord
 from ui import services
 from ui.components import MODE_LABEL, render_result
 from ui.services import code, guarded, plain
 
 if TYPE_CHECKING:
-    from ledger.store import RunStore
+    from ledger.storage.runs import RunStore
 
 ALL = "All workspaces"
 SHOWN = 300  # rows in the runs table

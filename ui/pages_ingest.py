@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
-from ledger.settings import Settings
+from ledger.core.settings import Settings
 from ui import services
 from ui.services import guarded, plain
 

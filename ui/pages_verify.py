@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ledger.settings import Settings
+from ledger.core.settings import Settings
 from ui import services
 from ui.components import render_result
 from ui.services import guarded, plain

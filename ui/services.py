@@ -12,14 +12,13 @@ from typing import TYPE_CHECKING, TypeVar
 import streamlit as st
 from pydantic import ValidationError
 
-from ledger.errors import ConfigError, EvidenceError
-from ledger.settings import Settings, load_settings
+from ledger.core.errors import ConfigError, EvidenceError
+from ledger.core.settings import Settings, load_settings
 
 if TYPE_CHECKING:
-    from ingest.types import DocumentInfo
-    from ledger.runs import RecordedPipeline
-    from ledger.store import RunStore
-    from ledger.types import RunResult
+    from ledger.core.types import DocumentInfo, RunResult
+    from ledger.loop.recorded import RecordedPipeline
+    from ledger.storage.runs import RunStore
 
 T = TypeVar("T")
 log = logging.getLogger("ui")
@@ -88,7 +87,7 @@ class SharedRecorder:
 
 @st.cache_resource(show_spinner="Loading the embedding model and the corpus…", max_entries=4)
 def _recorder(backend: str, workspace: str, where: tuple[str, str, str], _config: Settings) -> SharedRecorder:
-    from ledger.runs import RecordedPipeline
+    from ledger.loop.recorded import RecordedPipeline
 
     return SharedRecorder(RecordedPipeline(_config.model_copy(update={"backend": backend}), workspace=workspace))
 
@@ -106,8 +105,8 @@ def forget_pipelines() -> None:
 
 def run_store(config: Settings) -> RunStore:
     """The store of runs and audit rows."""
-    from ledger.database import open_engine
-    from ledger.store import RunStore
+    from ledger.storage.database import open_engine
+    from ledger.storage.runs import RunStore
 
     return RunStore(open_engine(config), config)
 
@@ -130,8 +129,8 @@ def guarded(action: Callable[[], T]) -> T | None:
 
 def documents(config: Settings, workspace: str) -> list[DocumentInfo]:
     """The documents registered in a workspace."""
-    from ingest.registry import Registry
-    from ledger.database import open_engine
+    from ledger.storage.database import open_engine
+    from ledger.storage.documents import Registry
 
     return Registry(open_engine(config), workspace).all()
 

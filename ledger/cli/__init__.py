@@ -11,7 +11,7 @@ import typer
 
 from ledger.cli import ask_commands, audit_commands, ingest_commands, judge_commands, ui_command
 from ledger.cli.console import err_console
-from ledger.errors import EvidenceError
+from ledger.core.errors import EvidenceError
 
 app = typer.Typer(
     name="evidence",

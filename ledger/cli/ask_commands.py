@@ -18,8 +18,8 @@ BackendOpt = Annotated[
 
 
 def _settings(backend: str | None):  # type: ignore[no-untyped-def]
-    from ledger.errors import ConfigError
-    from ledger.settings import load_settings
+    from ledger.core.errors import ConfigError
+    from ledger.core.settings import load_settings
 
     if backend not in (None, "local", "anthropic"):
         raise ConfigError(f"--backend must be 'local' or 'anthropic', not {backend!r}")
@@ -27,7 +27,7 @@ def _settings(backend: str | None):  # type: ignore[no-untyped-def]
 
 
 def _recorder(backend: str | None, workspace: str | None):  # type: ignore[no-untyped-def]
-    from ledger.runs import RecordedPipeline
+    from ledger.loop.recorded import RecordedPipeline
 
     with err_console.status("loading models…", spinner="dots"):
         return RecordedPipeline(_settings(backend), workspace=workspace)
@@ -59,7 +59,7 @@ def ask(
 
       evidence ask --questions questions.txt --json > answers.jsonl
     """
-    from ledger.errors import EvidenceError
+    from ledger.core.errors import EvidenceError
 
     if (question is None) == (questions is None):
         raise EvidenceError("give a QUESTION or --questions FILE (one of the two)")
@@ -76,7 +76,7 @@ def ask(
 def _ask_many(path: Path, workspace: str | None, backend: str | None, as_json: bool) -> None:
     from rich.progress import Progress
 
-    from ledger.errors import EvidenceError
+    from ledger.core.errors import EvidenceError
 
     try:
         lines = [q.strip() for q in path.read_text(encoding="utf-8").splitlines()]
@@ -123,7 +123,7 @@ def verify(
 
       cat draft.md | evidence verify -q "What is the hotel cap?" -f - --json
     """
-    from ledger.errors import EvidenceError
+    from ledger.core.errors import EvidenceError
 
     try:
         draft = sys.stdin.read() if str(answer_file) == "-" else answer_file.read_text(encoding="utf-8")
@@ -164,7 +164,7 @@ def demo(
     """
     from ingest.pipeline import Ingestor
     from ledger.cli.render import render_run, summary_line
-    from ledger.errors import EvidenceError
+    from ledger.core.errors import EvidenceError
 
     if not docs.is_dir():
         raise EvidenceError(f"{docs} is not a folder; run the demo from the repository root or pass --docs")

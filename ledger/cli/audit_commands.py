@@ -16,8 +16,8 @@ from rich.table import Table
 from ledger.cli.console import console, err_console
 
 if TYPE_CHECKING:
-    from ledger.audit_types import AuditRecord
-    from ledger.store import RunStore
+    from ledger.audit.types import AuditRecord
+    from ledger.storage.runs import RunStore
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 _VERDICT_STYLE = {"supported": "green", "weak": "yellow", "contradicted": "red", "not_found": "dark_orange"}
@@ -50,9 +50,9 @@ def parse_when(value: str, now: datetime | None = None) -> datetime:
 
 
 def _store() -> RunStore:
-    from ledger.database import open_engine
-    from ledger.settings import load_settings
-    from ledger.store import RunStore
+    from ledger.core.settings import load_settings
+    from ledger.storage.database import open_engine
+    from ledger.storage.runs import RunStore
 
     settings = load_settings()
     return RunStore(open_engine(settings), settings)
@@ -237,7 +237,7 @@ def stats(
 
       evidence audit stats --period month --json
     """
-    from ledger.audit import audit_metrics
+    from ledger.audit.chain import audit_metrics
 
     if period not in ("day", "week", "month"):
         raise typer.BadParameter("use day, week or month", param_hint="--period")
@@ -283,7 +283,7 @@ def export(
 
       evidence export 3f9c2a71b0d4 --format csv --out claims.csv
     """
-    from ledger.exports import FORMATS, export_run
+    from ledger.exports.json_csv import FORMATS, export_run
 
     if fmt not in FORMATS:
         raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")

@@ -60,7 +60,7 @@ def ingest(
       evidence ingest ~/policies --prune
     """
     from ingest.pipeline import Ingestor
-    from ledger.settings import load_settings
+    from ledger.core.settings import load_settings
 
     settings = load_settings()
     ingestor = Ingestor(settings, workspace)
@@ -102,9 +102,9 @@ def docs(workspace: WorkspaceOpt = None, as_json: JsonOpt = False) -> None:
 
       evidence docs --workspace legal --json
     """
-    from ingest.registry import Registry
-    from ledger.database import open_engine
-    from ledger.settings import load_settings
+    from ledger.core.settings import load_settings
+    from ledger.storage.database import open_engine
+    from ledger.storage.documents import Registry
 
     settings = load_settings()
     registry = Registry(open_engine(settings), workspace or settings.workspace)

@@ -29,9 +29,9 @@ def eval_(
       evidence eval bench/data/dev_eval.jsonl --json --predictions /tmp/pred.jsonl
     """
     from ingest.embedding import Embedder
-    from ledger.evaluation import judge_items, load_items, predicted_label, score, write_predictions
-    from ledger.nli import load_support_checker
-    from ledger.settings import load_settings
+    from ledger.core.settings import load_settings
+    from ledger.judge.evaluation import judge_items, load_items, predicted_label, score, write_predictions
+    from ledger.judge.nli import load_support_checker
 
     settings = load_settings()
     items = load_items(file)

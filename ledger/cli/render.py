@@ -2,34 +2,16 @@
 
 from __future__ import annotations
 
-import re
-
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ledger.types import EvidenceLedger, RunResult
+from ledger.core.types import EvidenceLedger, RunResult
+from ledger.exports.citations import numbered_answer
 
 VERDICT_STYLE = {"supported": "green", "weak": "yellow", "contradicted": "bold red", "not_found": "magenta"}
-_CITE = re.compile(r"\s*\[cite:\s*([0-9a-fA-F,\s]+)\]")
-
-
-def numbered_answer(answer: str) -> tuple[str, list[str]]:
-    """The answer with [cite:hash] anchors replaced by [1], [2], ... and the hashes in that order."""
-    order: list[str] = []
-
-    def number(match: re.Match[str]) -> str:
-        marks = []
-        for h in re.split(r"[,\s]+", match.group(1).strip()):
-            if h:
-                if h not in order:
-                    order.append(h)
-                marks.append(f"[{order.index(h) + 1}]")
-        return " " + "".join(marks)
-
-    return _CITE.sub(number, answer).replace("] [", "]["), order
 
 
 def ledger_table(ledger: EvidenceLedger, title: str = "Evidence ledger") -> Table:

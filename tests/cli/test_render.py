@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ledger.cli.render import numbered_answer
+from ledger.exports.citations import numbered_answer
 
 
 def test_citations_become_numbers_in_order_of_first_use() -> None:

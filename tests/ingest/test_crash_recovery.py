@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from ingest.hashing import vector_id
-from ingest.registry import Registry
 from ingest.vectorstore import VectorStore
-from ledger.database import open_engine
-from ledger.settings import Settings
+from ledger.core.settings import Settings
+from ledger.storage.database import open_engine
+from ledger.storage.documents import Registry
 
 N_FILES = 300
 

@@ -15,7 +15,7 @@ import pytest
 
 from ingest.hashing import bytes_digest
 from ingest.loaders import SUPPORTED_EXTENSIONS, load_file
-from ledger.errors import LoaderError
+from ledger.core.errors import LoaderError
 
 SAMPLE_DOCS = Path(__file__).resolve().parents[2] / "sample_docs"
 

@@ -9,7 +9,7 @@ import pytest
 
 from ingest.hashing import vector_id
 from ingest.pipeline import Ingestor
-from ledger.settings import Settings
+from ledger.core.settings import Settings
 from tests.fakes import HashEmbedder
 
 

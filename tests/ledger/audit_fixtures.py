@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from ledger.types import (
+from ledger.core.types import (
     Claim,
     Critique,
     CritiqueIssue,

@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from ledger import audit
-from ledger.audit_types import GENESIS_HASH, AuditRecord, PurgedRow
-from ledger.types import RiskFlag
+from ledger.audit import chain as audit
+from ledger.audit.types import GENESIS_HASH, AuditRecord, PurgedRow
+from ledger.core.types import RiskFlag
 from tests.ledger.audit_fixtures import flawed_run, simple_run
 
 T0 = datetime(2025, 3, 10, 9, 30, tzinfo=UTC)

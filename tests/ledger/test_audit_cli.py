@@ -15,11 +15,11 @@ import typer
 from typer.testing import CliRunner, Result
 
 from ledger.cli import audit_commands
-from ledger.database import open_engine
-from ledger.errors import NotFoundError
-from ledger.exports import check_csv_export, check_json_export, load_schema
-from ledger.settings import Settings
-from ledger.store import RunStore
+from ledger.core.errors import NotFoundError
+from ledger.core.settings import Settings
+from ledger.exports.json_csv import check_csv_export, check_json_export, load_schema
+from ledger.storage.database import open_engine
+from ledger.storage.runs import RunStore
 from tests.ledger.audit_fixtures import SCRIPT, flawed_run, simple_run
 
 NOW = datetime.now(UTC)

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from ledger.claims import (
+from ledger.judge.claims import (
     assess_importance,
     classify_type,
     contains_numeric,

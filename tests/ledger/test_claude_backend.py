@@ -8,23 +8,21 @@ from datetime import date
 
 import pytest
 
-from ingest.types import Chunk
-from ledger.backends import (
+from ledger.backends.anthropic.client import ClaudeClient
+from ledger.backends.anthropic.prompts import neutralise
+from ledger.backends.anthropic.roles import (
     ClaudeClaimExtractor,
-    ClaudeClient,
     ClaudeReviser,
     ClaudeSkeptic,
     ClaudeSupportChecker,
     ClaudeWriter,
+    locate_quote,
 )
-from ledger.backends.anthropic_roles import locate_quote
-from ledger.backends.prompts import neutralise
-from ledger.errors import ConfigError, MalformedOutputError, ModelError
-from ledger.metrics import summarize
-from ledger.risks import NO_EVIDENCE_ANSWER
-from ledger.roles import CallMeter
-from ledger.settings import AnthropicSettings
-from ledger.types import Claim, Critique, EvidenceLedger, EvidenceMatch, LedgerEntry, RevisionDecision
+from ledger.backends.base import NO_EVIDENCE_ANSWER, CallMeter
+from ledger.core.errors import ConfigError, MalformedOutputError, ModelError
+from ledger.core.settings import AnthropicSettings
+from ledger.core.types import Chunk, Claim, Critique, EvidenceLedger, EvidenceMatch, LedgerEntry, RevisionDecision
+from ledger.judge.metrics import summarize
 from tests.fake_claude import FakeClaude
 from tests.fakes import HashEmbedder
 from tests.fakes import make_chunk as shared_chunk

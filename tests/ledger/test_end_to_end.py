@@ -10,11 +10,11 @@ import httpx2
 import pytest
 
 from ingest.pipeline import Ingestor
-from ledger.backends.factory import build_backend
-from ledger.pipeline import Pipeline
-from ledger.risks import NO_EVIDENCE_ANSWER
-from ledger.sentences import parse_citations, split_sentences
-from ledger.settings import Settings
+from ledger.backends.base import NO_EVIDENCE_ANSWER
+from ledger.core.settings import Settings
+from ledger.loop.factory import build_backend
+from ledger.loop.pipeline import Pipeline
+from ledger.text.sentences import parse_citations, split_sentences
 from tests.conftest import SAMPLE_DOCS
 from tests.fake_claude import FakeClaude
 

@@ -11,10 +11,10 @@ from html.parser import HTMLParser
 import jsonschema
 import pytest
 
-from ledger import audit
-from ledger.audit_types import GENESIS_HASH, AuditRecord
-from ledger.exports import build_schema, check_csv_export, check_json_export, export_run, load_schema
-from ledger.types import RunResult
+from ledger.audit import chain as audit
+from ledger.audit.types import GENESIS_HASH, AuditRecord
+from ledger.core.types import RunResult
+from ledger.exports.json_csv import build_schema, check_csv_export, check_json_export, export_run, load_schema
 from tests.ledger.audit_fixtures import SCRIPT, flawed_run
 
 T0 = datetime(2025, 3, 10, 9, 30, tzinfo=UTC)
@@ -75,7 +75,7 @@ def test_schema_rejects_a_broken_export(run: RunResult, record: AuditRecord) -> 
 
 
 def test_shipped_schema_matches_the_types() -> None:
-    # If this fails, regenerate: python -m ledger.exports > ledger/schemas/run_export.schema.json
+    # If this fails, regenerate: python -m ledger.exports.json_csv > ledger/schemas/run_export.schema.json
     # (and bump SCHEMA_VERSION when a field is removed or changes meaning).
     assert load_schema() == json.loads(json.dumps(build_schema()))
     jsonschema.Draft202012Validator.check_schema(load_schema())

@@ -8,11 +8,10 @@ from pathlib import Path
 import pytest
 
 from ingest.pipeline import Ingestor
-from ingest.types import Chunk
-from ledger.judge import Judge
-from ledger.settings import Settings
-from ledger.support import LocalSupportChecker
-from ledger.types import LedgerEntry
+from ledger.core.settings import Settings
+from ledger.core.types import Chunk, LedgerEntry
+from ledger.judge.judge import Judge
+from ledger.judge.support import LocalSupportChecker
 from tests.conftest import SAMPLE_DOCS
 
 pytestmark = pytest.mark.model

@@ -8,16 +8,24 @@ from pathlib import Path
 import pytest
 
 from ingest.pipeline import Ingestor
-from ingest.types import Chunk
-from ledger.claims import exclusion_reason, extract_claims
-from ledger.judge import Judge
-from ledger.local.reviser import RuleReviser, qualified
-from ledger.local.skeptic import RuleSkeptic
-from ledger.metrics import summarize
-from ledger.sentences import parse_citations, split_sentences
-from ledger.settings import Settings
-from ledger.support import LocalSupportChecker
-from ledger.types import Critique, EvidenceLedger, EvidenceMatch, LedgerEntry, RevisionDecision, Support, Verdict
+from ledger.backends.local.reviser import RuleReviser, qualified
+from ledger.backends.local.skeptic import RuleSkeptic
+from ledger.core.settings import Settings
+from ledger.core.types import (
+    Chunk,
+    Critique,
+    EvidenceLedger,
+    EvidenceMatch,
+    LedgerEntry,
+    RevisionDecision,
+    Support,
+    Verdict,
+)
+from ledger.judge.claims import exclusion_reason, extract_claims
+from ledger.judge.judge import Judge
+from ledger.judge.metrics import summarize
+from ledger.judge.support import LocalSupportChecker
+from ledger.text.sentences import parse_citations, split_sentences
 from tests.conftest import SAMPLE_DOCS
 from tests.fakes import make_chunk
 

@@ -6,9 +6,9 @@ from datetime import date
 
 import pytest
 
-from ledger.local.gaps import LocalGapFinder, question_parts
-from ledger.local.skeptic import RuleSkeptic, source_conflicts
-from ledger.types import Critique
+from ledger.backends.local.gaps import LocalGapFinder, question_parts
+from ledger.backends.local.skeptic import RuleSkeptic, source_conflicts
+from ledger.core.types import Critique
 from tests.fakes import make_chunk
 
 LODGING_2026 = make_chunk(

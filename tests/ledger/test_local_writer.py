@@ -6,13 +6,13 @@ from datetime import date
 
 import pytest
 
-from ingest.types import Chunk
-from ledger.claims import exclusion_reason, extract_claims
-from ledger.local.gaps import period_conflict, question_parts, stem_covered
-from ledger.local.units import evidence_units
-from ledger.local.writer import LocalWriter, cite, figure_conflict, superseded_documents
-from ledger.risks import NO_EVIDENCE_ANSWER
-from ledger.sentences import parse_citations, split_sentences
+from ledger.backends.base import NO_EVIDENCE_ANSWER
+from ledger.backends.local.gaps import period_conflict, question_parts, stem_covered
+from ledger.backends.local.units import evidence_units
+from ledger.backends.local.writer import LocalWriter, cite, figure_conflict, superseded_documents
+from ledger.core.types import Chunk
+from ledger.judge.claims import exclusion_reason, extract_claims
+from ledger.text.sentences import parse_citations, split_sentences
 from tests.fakes import make_chunk
 
 T2026, T2024 = "Travel and Expense Policy (2026 edition)", "TRAVEL AND EXPENSE POLICY (2024 EDITION)"

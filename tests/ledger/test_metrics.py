@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.metrics import summarize
-from ledger.types import Claim, LedgerEntry
+from ledger.core.types import Claim, LedgerEntry
+from ledger.judge.metrics import summarize
 
 
 def e(verdict: str, importance: str = "critical") -> LedgerEntry:

@@ -13,11 +13,17 @@ from pathlib import Path
 
 import pytest
 
-from ingest.types import Chunk
-from ledger.errors import ModelError
-from ledger.nli import CrossEncoderSupportChecker, combine, label_indices, load_cross_encoder, load_support_checker
-from ledger.settings import Settings
-from ledger.support import LocalSupportChecker, SupportCheck
+from ledger.core.errors import ModelError
+from ledger.core.settings import Settings
+from ledger.core.types import Chunk
+from ledger.judge.nli import (
+    CrossEncoderSupportChecker,
+    combine,
+    label_indices,
+    load_cross_encoder,
+    load_support_checker,
+)
+from ledger.judge.support import LocalSupportChecker, SupportCheck
 from tests.fakes import HashEmbedder
 
 SHUFFLED = {0: "NEUTRAL", 1: "CONTRADICTION", 2: "ENTAILMENT"}
@@ -150,7 +156,7 @@ def settings_with(tmp_path: Path, nli_model: str | None) -> Settings:
 
 
 def test_falls_back_to_local_with_one_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="ledger.nli"):
+    with caplog.at_level(logging.WARNING, logger="ledger.judge.nli"):
         checker = load_support_checker(settings_with(tmp_path, "cross-encoder/no-such-model-here"), HashEmbedder())
     assert isinstance(checker, LocalSupportChecker)
     (record,) = caplog.records
@@ -160,7 +166,7 @@ def test_falls_back_to_local_with_one_warning(tmp_path: Path, caplog: pytest.Log
 
 def test_not_an_nli_model_falls_back(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     path = build_cross_encoder(tmp_path / "reranker", {0: "LABEL_0", 1: "LABEL_1"}, "label_0")
-    with caplog.at_level(logging.WARNING, logger="ledger.nli"):
+    with caplog.at_level(logging.WARNING, logger="ledger.judge.nli"):
         checker = load_support_checker(settings_with(tmp_path, str(path)), HashEmbedder())
     assert isinstance(checker, LocalSupportChecker)
     assert "not an NLI model" in caplog.text
@@ -168,7 +174,7 @@ def test_not_an_nli_model_falls_back(tmp_path: Path, caplog: pytest.LogCaptureFi
 
 def test_uses_the_cross_encoder_when_it_loads(tmp_path: Path, entailing_model: Path,
                                               caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="ledger.nli"):
+    with caplog.at_level(logging.WARNING, logger="ledger.judge.nli"):
         checker = load_support_checker(settings_with(tmp_path, str(entailing_model)), HashEmbedder())
     assert isinstance(checker, CrossEncoderSupportChecker)
     assert isinstance(checker.local, LocalSupportChecker)
@@ -176,7 +182,7 @@ def test_uses_the_cross_encoder_when_it_loads(tmp_path: Path, entailing_model: P
 
 
 def test_no_model_configured_means_local_without_a_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="ledger.nli"):
+    with caplog.at_level(logging.WARNING, logger="ledger.judge.nli"):
         checker = load_support_checker(settings_with(tmp_path, None), HashEmbedder())
     assert isinstance(checker, LocalSupportChecker)
     assert not caplog.records

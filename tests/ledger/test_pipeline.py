@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from datetime import date
 
-from ingest.types import Chunk
 from ingest.vectorstore import ScoredChunk
-from ledger.metrics import summarize
-from ledger.pipeline import Pipeline, Roles
-from ledger.risks import NO_EVIDENCE_ANSWER
-from ledger.settings import Settings
-from ledger.types import Claim, EvidenceLedger, LedgerEntry
+from ledger.backends.base import NO_EVIDENCE_ANSWER
+from ledger.core.settings import Settings
+from ledger.core.types import Chunk, Claim, EvidenceLedger, LedgerEntry
+from ledger.judge.metrics import summarize
+from ledger.loop.pipeline import Pipeline, Roles
 from tests.fakes import FakeGaps, FakeReviser, FakeSkeptic, FakeWriter
 
 CHUNK = Chunk(hash="aaaaaaaaaaaa", text="The cap is $220.", document_id="d", index=0, start_char=0, end_char=16)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.quantities import compare_quantities, extract_quantities, is_negated, negation_cues
+from ledger.text.quantities import compare_quantities, extract_quantities, is_negated, negation_cues
 
 
 def statuses(claim: str, evidence: str) -> list[str]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.metrics import summarize
-from ledger.revision import Thresholds, decide_revision, thresholds_for
-from ledger.settings import Settings
-from ledger.types import Claim, EvidenceLedger, EvidenceMatch, LedgerEntry
+from ledger.core.settings import Settings
+from ledger.core.types import Claim, EvidenceLedger, EvidenceMatch, LedgerEntry
+from ledger.judge.metrics import summarize
+from ledger.loop.revision import Thresholds, decide_revision, thresholds_for
 
 T = Thresholds(coverage_target=0.85, max_revisions=2, similarity_threshold=0.7)
 

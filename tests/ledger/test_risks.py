@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.risks import risk_level
+from ledger.loop.risks import risk_level
 
 
 @pytest.mark.parametrize(

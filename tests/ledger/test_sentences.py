@@ -2,7 +2,7 @@
 
 import pytest
 
-from ledger.sentences import CITE_RE, parse_citations, split_sentences, train_tokenizer
+from ledger.text.sentences import CITE_RE, parse_citations, split_sentences, train_tokenizer
 
 
 def texts(text: str, tokenizer=None) -> list[str]:

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine, create_engine, make_url, text
 
-from ledger import audit
-from ledger.database import migrate, open_engine
-from ledger.errors import NotFoundError, StoreError
-from ledger.settings import Settings
-from ledger.store import RunStore
+from ledger.audit import chain as audit
+from ledger.core.errors import NotFoundError, StoreError
+from ledger.core.settings import Settings
+from ledger.storage.database import migrate, open_engine
+from ledger.storage.runs import RunStore
 from tests.ledger.audit_fixtures import flawed_run, simple_run
 
 PG_URL = os.environ.get("EVIDENCE_TEST_POSTGRES_URL")
@@ -218,7 +218,7 @@ def test_migrations_apply_once_and_reopen(db_settings: Settings, engine: Engine)
 def test_sqlite_database_from_an_older_version_gains_the_new_tables(tmp_path: Path) -> None:
     import sqlite3
 
-    from ledger.database import MIGRATIONS
+    from ledger.storage.database import MIGRATIONS
 
     path = tmp_path / "old.db"
     old = create_engine(f"sqlite:///{path}")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.types import Chunk
-from ledger.quantities import Agreement, compare_quantities, extract_quantities
-from ledger.support import LocalSupportChecker, SupportFeatures, decide_support, features
+from ledger.core.types import Chunk
+from ledger.judge.support import LocalSupportChecker, SupportFeatures, decide_support, features
+from ledger.text.quantities import Agreement, compare_quantities, extract_quantities
 from tests.fakes import HashEmbedder
 
 

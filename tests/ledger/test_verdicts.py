@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from ledger.types import EvidenceMatch
-from ledger.verdicts import age_description, confidence, is_outdated, resolve, verdict_for
+from ledger.core.types import EvidenceMatch
+from ledger.judge.verdicts import age_description, confidence, is_outdated, resolve, verdict_for
 
 
 def m(support: str, doc: str = "A", when: date | None = None, sim: float = 0.8) -> EvidenceMatch:

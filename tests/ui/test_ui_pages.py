@@ -11,11 +11,11 @@ import typer
 from streamlit.testing.v1 import AppTest
 from typer.testing import CliRunner
 
-from ledger.database import open_engine
-from ledger.errors import EvidenceError
-from ledger.settings import Settings
-from ledger.store import RunStore
-from ledger.types import Claim, LedgerEntry
+from ledger.core.errors import EvidenceError
+from ledger.core.settings import Settings
+from ledger.core.types import Claim, LedgerEntry
+from ledger.storage.database import open_engine
+from ledger.storage.runs import RunStore
 from tests.ledger.audit_fixtures import DRAFT, HANDBOOK, POLICY, flawed_run, simple_run
 from ui.components import answer_markdown
 from ui.services import plain

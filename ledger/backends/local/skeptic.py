@@ -1,0 +1,210 @@
+"""The rule-based skeptic of the local backend: what a careful reader would object to in a draft, without a model.
+
+Rules, each a pure function of the draft and the evidence:
+- `uncited`: a claim sentence (ledger.judge.claims decides) with no citation anchor.
+- `phantom_citation`: an anchor naming a hash that is not among the evidence chunks.
+- `unknown_figure`: a number, amount, duration or date in a claim that no evidence chunk states
+  (ledger.text.quantities normalises, so "three days" matches "3 days"); a different value for the same
+  kind of figure is named in the message.
+- `conflict`: two evidence documents state different figures for the same thing (most key terms shared,
+  same polarity, comparable figures); both documents and their dates are named, and the newer one is said
+  to prevail. A draft figure that only an older, contradicted source states is reported the same way.
+- `hedge`: hedging words ("might", "probably", "I believe", "typically") that the evidence itself does not use.
+- `unanswered`: a part of the question whose focus words the draft's claims do not cover (ledger.backends.local.gaps).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date
+
+from ledger.backends.local.gaps import gap_phrase, part_covered, question_parts
+from ledger.backends.local.units import Unit, evidence_units, figure_conflict, same_figure
+from ledger.core.types import Chunk, Critique, CritiqueIssue
+from ledger.judge.claims import exclusion_reason, extract_claims
+from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
+from ledger.text.sentences import parse_citations, split_sentences
+from ledger.text.terms import key_terms
+
+_HEDGE = re.compile(
+    r"\b(?:might|possibly|probably|perhaps|presumably|apparently|arguably|typically|usually|generally|normally|"
+    r"likely|roughly|approximately|could\s+be|may\s+or\s+may\s+not|in\s+most\s+cases|more\s+or\s+less|"
+    r"i\s+(?:believe|think|guess|suppose|assume|reckon)|it\s+seems|seems?\s+to|appears?\s+to|"
+    r"as\s+far\s+as\s+i\s+know|if\s+i\s+recall)\b",
+    re.IGNORECASE,
+)
+_KIND_LABELS = {
+    "uncited": ("uncited sentence", "uncited sentences"),
+    "phantom_citation": ("citation to a chunk not in the evidence", "citations to chunks not in the evidence"),
+    "unknown_figure": ("figure absent from the evidence", "figures absent from the evidence"),
+    "conflict": ("conflict between sources", "conflicts between sources"),
+    "hedge": ("hedged sentence", "hedged sentences"),
+    "unanswered": ("part of the question left unanswered", "parts of the question left unanswered"),
+}
+
+
+@dataclass(frozen=True)
+class SourceConflict:
+    """Two documents stating different figures for the same thing; `dated` is False when neither is known newer
+    (then `older` and `newer` are just the two sides)."""
+
+    older: Unit
+    newer: Unit
+    older_figure: str
+    newer_figure: str
+    dated: bool
+
+    def describe(self) -> str:
+        """One line naming both documents, their dates and figures, and which prevails."""
+        a, b = self.older.chunk, self.newer.chunk
+        verdict = "the newer document prevails" if self.dated else "neither is known to be newer"
+        return (f"'{b.title or b.path}' ({_day(b.doc_date)}) says {self.newer_figure} where "
+                f"'{a.title or a.path}' ({_day(a.doc_date)}) says {self.older_figure} "
+                f"(\"{self.newer.text}\" vs \"{self.older.text}\"); {verdict}.")
+
+
+def _day(day: date | None) -> str:
+    return day.isoformat() if day else "undated"
+
+
+def _shared_share(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[float, float]:
+    sa, sb = set(a), set(b)
+    if not sa or not sb:
+        return 0.0, 0.0
+    shared = len(sa & sb)
+    return shared / min(len(sa), len(sb)), shared / len(sa | sb)
+
+
+def source_conflicts(evidence: list[Chunk]) -> list[SourceConflict]:
+    """Figure conflicts between the documents of the evidence, each pair of sentences once, older side first."""
+    by_doc: dict[str, list[Unit]] = {}
+    for unit in evidence_units(evidence):
+        if unit.is_label:
+            continue  # every document has its own effective date and id; those never conflict
+        units = by_doc.setdefault(unit.chunk.document_id, [])
+        if all(u.key != unit.key for u in units):
+            units.append(unit)
+    terms = {id(u): key_terms(u.text) for units in by_doc.values() for u in units}
+    found: dict[tuple[str, str], SourceConflict] = {}
+    docs = list(by_doc)
+    for i, doc_a in enumerate(docs):
+        for doc_b in docs[i + 1 :]:
+            for a in by_doc[doc_a]:
+                if not a.quantities:
+                    continue
+                # Compare each sentence with its closest counterpart only: "$180 per night" should meet the other
+                # edition's general cap, not its high-cost-city cap.
+                b = max(by_doc[doc_b], key=lambda u: _shared_share(terms[id(a)], terms[id(u)]))
+                back = max(by_doc[doc_a], key=lambda u: _shared_share(terms[id(b)], terms[id(u)]))
+                if back is not a:
+                    continue  # only mutual best counterparts: "$340 in high-cost cities" is not the other's "$180"
+                figures = figure_conflict(a.text, b.text)
+                if figures is None:
+                    continue
+                da, db = a.chunk.doc_date, b.chunk.doc_date
+                known = da is not None and db is not None and da != db
+                older, newer = (b, a) if known and da > db else (a, b)  # type: ignore[operator]
+                fig_old, fig_new = (figures[1], figures[0]) if older is b else figures
+                found.setdefault((older.key, newer.key), SourceConflict(older, newer, fig_old, fig_new, known))
+    return list(found.values())
+
+
+class RuleSkeptic:
+    """Critiques a draft with fixed rules; no model, no configuration."""
+
+    def run(self, question: str, draft: str, evidence: list[Chunk]) -> Critique:
+        """The issues of `draft` against `evidence`, and a one-paragraph summary."""
+        hashes = {c.hash for c in evidence}
+        chunk_figures = [extract_quantities(c.text) for c in evidence]
+        conflicts = source_conflicts(evidence)
+        issues: list[CritiqueIssue] = []
+        claims = 0
+        for sentence, _, _ in split_sentences(draft):
+            text, cited = parse_citations(sentence)
+            text = re.sub(r"\*\*|__|`", "", text).strip()
+            reason = exclusion_reason(text)
+            phantom = [h for h in cited if h not in hashes]
+            if phantom:
+                issues.append(CritiqueIssue(kind="phantom_citation", sentence=text, message=(
+                    f"Cites {', '.join(phantom)}, which {'is' if len(phantom) == 1 else 'are'} not among the "
+                    "retrieved evidence chunks.")))
+            hedge = _HEDGE.search(text)
+            if hedge and reason not in ("heading", "question") and not _quoted(text, hedge, evidence):
+                issues.append(CritiqueIssue(kind="hedge", sentence=text, message=(
+                    f'Hedges with "{hedge.group(0)}": state what the evidence says, or say that it does not say.')))
+            if reason is not None and not (reason == "fragment" and cited):
+                continue
+            claims += 1
+            if not cited:
+                issues.append(CritiqueIssue(kind="uncited", sentence=text, message="A claim with no citation."))
+            issues.extend(_figure_issues(text, chunk_figures))
+        for conflict in conflicts:
+            sentence = _draft_sentence_using(draft, conflict)
+            message = conflict.describe()
+            if conflict.dated and sentence and figure_conflict(sentence, conflict.newer.text):
+                message += " The draft states the older figure."
+            issues.append(CritiqueIssue(kind="conflict", sentence=sentence, message=message))
+        claim_texts = [c.text for c in extract_claims(draft, question)]
+        for part in question_parts(question):
+            if part.focus and not part_covered(part, claim_texts):
+                message = f"The draft does not answer: {gap_phrase(part)}."
+                issues.append(CritiqueIssue(kind="unanswered", message=message))
+        return Critique(issues=issues, summary=_summary(issues, claims, len(evidence)))
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9']+", text.lower())
+
+
+def _quoted(text: str, hedge: re.Match[str], evidence: list[Chunk]) -> bool:
+    """Whether the hedge is the evidence's own wording ("Support usually answers within 48 hours" quoted, not hedged):
+    the hedge with up to three words either side appears in a chunk."""
+    phrase = _words(text[: hedge.start()])[-3:] + _words(hedge.group(0)) + _words(text[hedge.end() :])[:3]
+    wanted = f" {' '.join(phrase)} "
+    return any(wanted in f" {' '.join(_words(c.text))} " for c in evidence)
+
+
+def _figure_issues(text: str, chunk_figures: list[list[Quantity]]) -> list[CritiqueIssue]:
+    """unknown_figure for the figures no chunk states: the same value, kind and unit, whatever words surround it.
+    (Not compare_quantities' "matched", which also accepts a difference of two figures and rejects a figure
+    "belonging" to other words: for presence that is both too lenient and too strict.)"""
+    issues: list[CritiqueIssue] = []
+    everything = [q for figures in chunk_figures for q in figures]
+    for quantity in extract_quantities(text):
+        if any(same_figure(quantity, e) for e in everything):
+            continue
+        rival = compare_quantities([quantity], everything).matches[0].evidence
+        message = (f"{quantity.text} appears in none of the evidence retrieved for the question" +
+                   (f"; the evidence has {rival.text}." if rival is not None else "."))
+        issues.append(CritiqueIssue(kind="unknown_figure", sentence=text, message=message))
+    return issues
+
+
+def _draft_sentence_using(draft: str, conflict: SourceConflict) -> str:
+    """The draft sentence that states one of the conflicting figures on the same topic, if any."""
+    for sentence, _, _ in split_sentences(draft):
+        text, _ = parse_citations(sentence)
+        if figure_conflict(text, conflict.older.text) or figure_conflict(text, conflict.newer.text):
+            return text
+        for figure in (conflict.older_figure, conflict.newer_figure):
+            if figure in text and set(key_terms(text)) & set(key_terms(conflict.older.text)):
+                return text
+    return ""
+
+
+def _summary(issues: list[CritiqueIssue], claims: int, chunks: int) -> str:
+    """One paragraph: what was checked, what was found, what to fix first."""
+    checked = f"Checked {claims} claim sentence{'s' if claims != 1 else ''} against {chunks} evidence chunk" + (
+        "s" if chunks != 1 else "")
+    if not issues:
+        return (f"{checked}: every claim is cited, every figure appears in the evidence, no sources conflict, no "
+                "sentence hedges, and every part of the question is addressed.")
+    counts = Counter(i.kind for i in issues)
+    found = ", ".join(f"{n} {_KIND_LABELS.get(k, (k, k))[n != 1]}" for k, n in counts.items())
+    first = ("Correct or remove the figures the evidence does not state" if counts.get("unknown_figure") else
+             "Use the newer source where sources conflict" if counts.get("conflict") else
+             "Cite every claim with the chunk it comes from" if counts.get("uncited") or counts.get("phantom_citation")
+             else "Answer the whole question in the evidence's own terms")
+    return f"{checked} and found {len(issues)} issue{'s' if len(issues) != 1 else ''}: {found}. {first}."

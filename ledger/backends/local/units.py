@@ -1,0 +1,243 @@
+"""Evidence units: the sentences of the evidence a local role may quote, and the figure conflicts between them.
+
+A unit is a sentence of a chunk as a reader would quote it: markdown emphasis removed, soft wraps joined,
+"Label: value" lines and title lines split off, a table row rendered as one sentence with its header
+("Invoices and accounting records (Retention period: 10 years; …)"), and a short list item given the
+lead-in it belongs to ("Items that are never reimbursed: traffic and parking fines."). Headings are not
+units but give the units below them their section. Pure functions of the chunks.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+from ledger.core.types import Chunk
+from ledger.judge.claims import contains_numeric, content_stems, exclusion_reason
+from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
+from ledger.text.sentences import split_sentences
+from ledger.text.terms import is_negated, key_terms
+
+_BULLET = re.compile(r"[ \t]*(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))[ \t]+$")
+_TERMINAL = re.compile(r"[.!?][\"')\]*]*$")
+_SEPARATOR_CELL = re.compile(r":?-{2,}:?")
+_LABEL_LINE = re.compile(r"^[A-Z][\w ()/&.-]{1,40}:\s+\S")
+_HEADING_PREFIX = re.compile(r"^(?:#{1,6}\s*)?(?:(?:\d{1,3}[.)]|[A-Z][.)]|§\s*\d+)(?:\d+[.)]?)*\s+)?")
+_VERBISH_WORDS = """is are was were be been has have had must may can should will shall means mean requires require
+    needs need applies apply covers cover includes include gets get pays pay"""
+_VERBISH = frozenset(_VERBISH_WORDS.split())
+_EDITION = re.compile(r"\b(?:edition|version|revision|rev|draft|updated|v\d+(?:\.\d+)*|(?:19|20)\d\d)\b", re.I)
+MIN_UNIT_WORDS = 2  # "3." at a chunk's end is a cut-off heading number, not a sentence
+MAX_UNIT_WORDS = 80  # longer "sentences" are tables or lists that lost their line breaks; no reader wants them
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A quotable sentence of a chunk (or a table row rendered as one), with where it stands."""
+
+    text: str
+    chunk: Chunk
+    offset: int  # character offset in its document, for document order
+    section: str = ""  # the heading above it, if the chunk shows one
+
+    @property
+    def order(self) -> tuple[str, int]:
+        """Document order: document, then position."""
+        return (self.chunk.document_id, self.offset)
+
+    @cached_property
+    def stems(self) -> frozenset[str]:
+        """Content stems, for focus overlap and near-duplicate tests."""
+        return frozenset(content_stems(self.text))
+
+    @cached_property
+    def context_stems(self) -> frozenset[str]:
+        """Content stems of its chunk, document title and section: what the passage around it is about."""
+        return _stems_of(self.chunk.text) | _stems_of(self.chunk.title or "") | _stems_of(self.section)
+
+    @cached_property
+    def quantities(self) -> list[Quantity]:
+        """Its figures, normalised."""
+        return extract_quantities(self.text)
+
+    @property
+    def has_figure(self) -> bool:
+        """Whether it states a number, amount, duration or date."""
+        return contains_numeric(self.text) or bool(self.quantities)  # "every quarter", "once a year"
+
+    @property
+    def is_label(self) -> bool:
+        """A short "Label: value" line ("Effective date: 2026-03-01"): metadata every document has its own of."""
+        return bool(_LABEL_LINE.match(self.text)) and len(self.text.split()) <= 8
+
+    @property
+    def key(self) -> str:
+        """Normalised text: the same sentence from two overlapping chunks has the same key."""
+        return re.sub(r"\W+", " ", self.text.lower()).strip()
+
+    @property
+    def scored_text(self) -> str:
+        """What is embedded: the section name gives a short sentence its topic ("Lodging: …")."""
+        return f"{self.section}: {self.text}" if self.section else self.text
+
+
+@lru_cache(maxsize=512)
+def _stems_of(text: str) -> frozenset[str]:
+    return frozenset(content_stems(text))
+
+
+def _clean(text: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"\*\*|__|`", "", text)).strip()
+
+
+def _heading_text(sentence: str) -> str:
+    return _HEADING_PREFIX.sub("", _clean(sentence)).strip(" :.-")
+
+
+def _table_cells(line: str) -> list[str] | None:
+    stripped = line.strip()
+    if stripped.count("|") < 2 and not (stripped.startswith("|") and stripped.count("|") >= 1):
+        return None
+    return [c.strip() for c in stripped.strip("|").split("|")]
+
+
+def _row_text(cells: list[str], header: list[str] | None) -> str:
+    """A table row as one sentence: "Invoices (Retention period: 10 years; Counted from: end of the year)"."""
+    cells = [_clean(c) for c in cells]
+    if header and len(header) == len(cells) and len(cells) > 1:
+        rest = "; ".join(f"{h}: {c}" for h, c in zip(header[1:], cells[1:], strict=True) if c)
+        return f"{cells[0]} ({rest})"
+    return "; ".join(c for c in cells if c)
+
+
+def _chunk_units(chunk: Chunk) -> list[Unit]:
+    """The units of one chunk: its table rows first (masked out of the text), then its sentences in order."""
+    text, units, masked = chunk.text, [], list(chunk.text)
+    headings: list[tuple[int, str]] = []
+    header: list[str] | None = None
+    rows: list[tuple[int, list[str], list[str] | None]] = []
+    pos, in_table = 0, False
+    for line in text.splitlines(keepends=True):
+        cells = _table_cells(line)
+        if cells is not None:
+            body = len(line.rstrip("\r\n"))
+            masked[pos : pos + body] = " " * body
+            if all(_SEPARATOR_CELL.fullmatch(c) for c in cells if c):
+                if rows and header is None:
+                    header = rows.pop()[1]  # the row above a |---| line is the header
+            elif not in_table and not any(ch.isdigit() for ch in "".join(cells)):
+                header = cells  # pipe tables without a separator: an all-words first row is the header
+            else:
+                rows.append((pos, cells, header))
+            in_table = True
+        elif line.strip():
+            in_table, header = False, None
+        pos += len(line)
+    for pos, cells, head in rows:
+        units.append(Unit(_row_text(cells, head), chunk, chunk.start_char + pos))
+    lead = ""
+    for sentence, start, _ in split_sentences("".join(masked)):
+        for piece, at in _line_pieces(sentence, start):
+            clean = _clean(piece)
+            reason = exclusion_reason(clean)
+            if reason in ("heading", "fragment") or (reason is None and not _TERMINAL.search(clean)
+                                                     and not _LABEL_LINE.match(clean) and not contains_numeric(clean)):
+                # an unpunctuated line without a figure or a label is a heading ("3. Costs and profitability")
+                headings.append((at, _heading_text(piece)))
+                lead = ""
+                continue
+            if clean.endswith(":"):
+                lead = clean[:-1]  # "Required documents:" gives the items under it their subject
+                continue
+            if clean[:1].islower() and not text[:at].strip():
+                continue  # the chunk starts mid-sentence: the head of this sentence is in the previous chunk
+            if reason is not None or not MIN_UNIT_WORDS <= len(clean.split()) <= MAX_UNIT_WORDS:
+                continue
+            line_start = text.rfind("\n", 0, at) + 1
+            is_item = bool(_BULLET.fullmatch(text[line_start:at]))
+            words = set(re.findall(r"[a-z']+", clean.lower()))
+            context = lead or (headings[-1][1] if headings else "")
+            if is_item and context and len(words) <= 10 and not words & _VERBISH:
+                clean = f"{context}: {clean[:1].lower() + clean[1:] if clean[1:2].islower() else clean}"
+            units.append(Unit(clean, chunk, chunk.start_char + at))
+    return [_with_section(u, headings, chunk.start_char) for u in units]
+
+
+def _line_pieces(sentence: str, start: int) -> list[tuple[str, int]]:
+    """Split a soft-wrapped "sentence" where its lines are really separate: "Label: value" lines, or a title line
+    above the sentence it names ("Data owner\nData owner means …")."""
+    lines, at, pieces = sentence.splitlines(keepends=True), start, []
+    if len(lines) == 1:
+        return [(sentence, start)]
+    labels = any(_LABEL_LINE.match(_clean(ln)) for ln in lines)
+    starts_new = True
+    for i, ln in enumerate(lines):
+        if labels or starts_new:
+            pieces.append((ln, at))
+        else:
+            pieces[-1] = (pieces[-1][0] + ln, pieces[-1][1])
+        at += len(ln)
+        following = lines[i + 1].lstrip()[:1] if i + 1 < len(lines) else ""
+        starts_new = exclusion_reason(_clean(ln)) == "fragment" and following.isupper()
+    return pieces
+
+
+def _with_section(unit: Unit, headings: list[tuple[int, str]], base: int) -> Unit:
+    above = [h for at, h in headings if base + at < unit.offset]
+    return Unit(unit.text, unit.chunk, unit.offset, above[-1] if above else "")
+
+
+def evidence_units(chunks: list[Chunk]) -> list[Unit]:
+    """Every quotable unit of the chunks, in chunk order (overlapping chunks repeat units; the writer dedupes)."""
+    return [u for chunk in chunks for u in _chunk_units(chunk)]
+
+
+def _title_key(title: str) -> str:
+    return re.sub(r"[^a-z]+", " ", _EDITION.sub(" ", title.lower())).strip()
+
+
+def superseded_documents(chunks: list[Chunk]) -> set[str]:
+    """Ids of documents that a newer edition in the same evidence replaces (same title but for year/edition)."""
+    docs = {c.document_id: (c.title, c.doc_date) for c in chunks}
+    out: set[str] = set()
+    for doc_id, (title, day) in docs.items():
+        if not title or day is None:
+            continue
+        for other_id, (other_title, other_day) in docs.items():
+            if (other_id != doc_id and other_day is not None and other_day > day and title != other_title
+                    and (_EDITION.search(title) or _EDITION.search(other_title))
+                    and _title_key(title) == _title_key(other_title)):
+                out.add(doc_id)
+    return out
+
+
+def figure_conflict(a: str, b: str) -> tuple[str, str] | None:
+    """(figure in a, figure in b) when two sentences state the same thing with different figures, else None.
+
+    "The same thing": at least three key terms shared, covering most of the shorter sentence, and the same
+    polarity. The figures must clash both ways with the same bound: "$75 domestic and $95 international" does
+    not clash with "$95 international" (every figure of the latter is matched), and "within 30 days" never
+    clashes with "more than 90 days".
+    """
+    ta, tb = set(key_terms(a)), set(key_terms(b))
+    shared = ta & tb
+    if len(shared) < 3 or len(shared) < 0.6 * min(len(ta), len(tb)) or is_negated(a) != is_negated(b):
+        return None
+    qa, qb = extract_quantities(a), extract_quantities(b)
+    if not qa or not qb or all(any(same_figure(q, e) for e in qa) for q in qb):
+        return None
+    for match in compare_quantities(qa, qb).conflicts:
+        e = match.evidence
+        if e is not None and match.claim.bound == e.bound and not any(same_figure(match.claim, x) for x in qb):
+            return match.claim.text, e.text
+    return None
+
+
+def same_figure(a: Quantity, b: Quantity) -> bool:
+    """Whether b states figure a (kind, unit and value; for a date, every part a names), whatever words surround it."""
+    if a.kind != b.kind or a.unit != b.unit:
+        return False
+    if a.kind in ("date", "weekday"):
+        return all(x is None or x == y for x, y in zip(a.parts, b.parts, strict=True))
+    return abs(a.value - b.value) <= 1e-9 * max(1.0, abs(a.value))

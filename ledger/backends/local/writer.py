@@ -1,0 +1,299 @@
+"""The extractive writer of the local backend: picks the evidence sentences that answer a question and cites each.
+
+It never writes a sentence of its own except one abstention ("The documents do not state …"), which the judge
+does not count as a claim. Steps: cut the evidence into quotable units (`ledger.backends.local.units`), drop the
+documents a newer edition replaces, score every unit against the question (embedding similarity, share of
+the question's focus words weighted by how rare each is in the evidence, a bonus for a figure when one is
+asked for), decide whether anything answers it, then pick a few units (the best for each part of the question,
+then close runners-up), drop near-duplicates and the older side of any figure conflict, and stitch them in
+document order.
+
+Deciding whether a unit answers (`ledger.backends.local.gaps` analyses the question): a focus word that no evidence
+sentence names (synonyms and inflections count: "retained" is named by "retention") means "not answered"
+unless the unit is nearly a paraphrase; a focus word its whole passage never names means "not this unit"
+unless it is close; and the unit must be the kind of statement asked for: a figure of the wanted kind ("how
+often": a frequency), the action asked about ("kept": a retention), the period asked about (not another
+quarter), and for "how many quotes" a count of quotes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ingest.embedding import Embedder
+from ledger.backends.base import NO_EVIDENCE_ANSWER
+from ledger.backends.local.gaps import (
+    DEADLINE_KINDS,
+    DEADLINE_WORDS,
+    QuestionPart,
+    make_part,
+    period_conflict,
+    periods,
+    question_parts,
+    stem_covered,
+    stems_cover,
+    whole_question,
+)
+from ledger.backends.local.units import Unit, evidence_units, figure_conflict, superseded_documents
+from ledger.core.settings import RevisionSettings, Settings
+from ledger.core.types import Chunk
+from ledger.judge.claims import content_stems
+from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
+
+# Score = similarity + OVERLAP_WEIGHT × share of focus stems + FIGURE_BONUS when a wanted figure is present.
+OVERLAP_WEIGHT = 0.3
+FIGURE_BONUS = 0.08
+ANSWER_BAR = 0.55  # the best unit must score this to count as an answer
+STRONG_SIMILARITY = 0.62  # a unit this similar answers even when it shares few focus words (paraphrase)
+RUNNER_UP_MARGIN = 0.1  # further units join when they score within this of the best
+MAX_SENTENCES = 4
+FIGURE_MATCH = 0.1  # a unit stating the question's own figure ("above $20,000") is likelier the answer
+UNKNOWN_WORD_SIMILARITY = 0.75  # below this, a question word absent from all evidence means "not answered"
+CONTEXT_SIMILARITY = 0.6  # below this, a question word absent from a unit's whole passage means "not this unit"
+COUNTED_WORDS = 4  # a count names what it counts within its first words ("5 failed sign-in attempts")
+NEAR_DUPLICATE = 0.8  # Jaccard of content stems above which two units say the same thing
+
+
+@dataclass
+class WrittenAnswer:
+    """What the writer produced: the answer, whether it answers, and why not when it does not."""
+
+    text: str
+    answered: bool
+    missing: str = ""
+    units: list[Unit] = field(default_factory=list)
+    scores: list[float] = field(default_factory=list)
+
+
+def _revision_settings(settings: Settings | RevisionSettings | None) -> RevisionSettings:
+    if isinstance(settings, Settings):
+        return settings.revision
+    return settings or RevisionSettings()
+
+
+def cite(sentence: str, hashes: list[str]) -> str:
+    """A sentence with its anchors before the final period ("… $220 per night [cite:abc]."), as judges expect.
+
+    Always before the period, even after "Inc.": `parse_citations` turns "Inc [cite:x]." back into "Inc.", while
+    "Inc. [cite:x] Next" is one sentence to the splitter (an abbreviation rarely ends a sentence).
+    """
+    text = sentence.strip()
+    anchors = " ".join(f"[cite:{h}]" for h in hashes)
+    if text.endswith("."):
+        return f"{text[:-1]} {anchors}."
+    if text.endswith(("!", "?")):
+        return f"{text} {anchors}"
+    return f"{text} {anchors}."
+
+
+class LocalWriter:
+    """Extractive writer: every sentence is an evidence sentence followed by its chunk's citation."""
+
+    def __init__(self, embedder: Embedder | None = None, settings: Settings | RevisionSettings | None = None) -> None:
+        self.embedder = embedder or Embedder()
+        self.settings = _revision_settings(settings)
+        self.last_unanswered = False
+        self.last_missing = ""
+        self.last: WrittenAnswer | None = None
+
+    def run(self, question: str, evidence: list[Chunk]) -> str:
+        """The cited answer; `last_unanswered` and `last_missing` tell the pipeline whether it answers."""
+        written = self.last = self.write(question, evidence)
+        self.last_unanswered = not written.answered
+        self.last_missing = written.missing
+        return written.text
+
+    def write(self, question: str, evidence: list[Chunk]) -> WrittenAnswer:
+        """The answer with how it was made; pure given the embedder."""
+        if not evidence:
+            return WrittenAnswer(NO_EVIDENCE_ANSWER, answered=False, missing="no evidence was retrieved")
+        stale = superseded_documents(evidence)
+        # A document's title restated as a line ("Q3 2026 Quarterly Report") names the document; it answers nothing.
+        units = [u for u in evidence_units(evidence) if u.chunk.document_id not in stale and not _is_title(u)]
+        if not units:
+            return WrittenAnswer(NO_EVIDENCE_ANSWER, answered=False, missing="the evidence has no quotable sentence")
+        parts = question_parts(question) or [make_part(question)]
+        known: set[str] = set().union(*(u.stems for u in units))
+        # Short stems ("fli" of "fly") are too often verbs the evidence words differently to mean anything.
+        unknown = frozenset(s for p in parts for s in p.focus if len(s) >= 4 and not stems_cover(frozenset({s}), known))
+        vectors = self.embedder.encode([question] + [p.text for p in parts] + [u.scored_text for u in units])
+        q_vec, part_vecs, unit_vecs = vectors[0], vectors[1 : 1 + len(parts)], vectors[1 + len(parts) :]
+        whole = whole_question(question, parts)
+        figures = extract_quantities(_COMPARATIVES.sub(_plain_comparative, question))
+        weights = _focus_weights(whole.focus, units)
+        scores = self._scores(whole, figures, q_vec, units, unit_vecs, weights)
+        answers: list[list[tuple[float, int]]] = []
+        for part, vec in zip(parts, part_vecs, strict=True):
+            part_scores = self._scores(part, figures, vec, units, unit_vecs, weights) if len(parts) > 1 else scores
+            answers.append(self._answers(part, part_scores, units, unit_vecs @ vec, unknown))
+        if not any(answers):
+            top = int(np.argmax(scores))
+            return WrittenAnswer(_abstention(question, units[top]), answered=False, missing=_asked(question))
+        # The best answer of every part first, then the close runners-up of all parts, best first.
+        chosen = [found[0][1] for found in answers if found]
+        for _, i in sorted((x for found in answers for x in found[1:]), key=lambda x: -x[0]):
+            if len(chosen) >= MAX_SENTENCES:
+                break
+            chosen.append(i)
+        picked = self._prune([units[i] for i in dict.fromkeys(chosen)])
+        rank = {id(u): scores[units.index(u)] for u in picked}
+        best_of_doc: dict[str, float] = {}
+        for u in picked:
+            best_of_doc[u.chunk.document_id] = max(best_of_doc.get(u.chunk.document_id, 0.0), rank[id(u)])
+        # Documents by their best sentence; within a document, the document's own order reads naturally.
+        picked.sort(key=lambda u: (-best_of_doc[u.chunk.document_id], u.order))
+        sentences = [cite(u.text, [u.chunk.hash]) for u in picked]
+        missing = [_asked(p.text) for p, found in zip(parts, answers, strict=True) if not found]
+        sentences += [f"The documents do not state {m}." for m in missing]  # an abstention is no claim
+        return WrittenAnswer(" ".join(sentences), answered=True, missing="; ".join(missing), units=picked,
+                             scores=[rank[id(u)] for u in picked])
+
+    @staticmethod
+    def _scores(
+        part: QuestionPart, figures: list[Quantity], vec: np.ndarray, units: list[Unit], unit_vecs: np.ndarray,
+        weights: dict[str, float],
+    ) -> list[float]:
+        """Similarity + focus-word share + a bonus for a wanted figure, ± agreement with the question's own figures."""
+        sims = unit_vecs @ vec
+        out = []
+        for unit, sim in zip(units, sims, strict=True):
+            score = float(sim)
+            if part.focus:
+                have = sum(weights.get(s, 1.0) for s in part.focus if stem_covered(s, unit.stems))
+                score += OVERLAP_WEIGHT * have / sum(weights.get(s, 1.0) for s in part.focus)
+            if part.wants_figure and unit.has_figure:
+                score += FIGURE_BONUS
+            if figures and unit.quantities:
+                # "longer than 6 hours" should find "6 hours or longer", not "under 6 hours".
+                agreement = compare_quantities(figures, unit.quantities)
+                score += FIGURE_MATCH if agreement.matched else -FIGURE_MATCH if agreement.conflicts else 0.0
+            out.append(score)
+        return out
+
+    def _answers(
+        self, part: QuestionPart, scores: list[float], units: list[Unit], sims: np.ndarray, unknown: frozenset[str]
+    ) -> list[tuple[float, int]]:
+        """(score, unit index) of the units that answer a part, best first: relevant, on its focus words, with a
+        figure when one is asked, and within RUNNER_UP_MARGIN of the best one. Empty when none does."""
+        found: list[tuple[float, int]] = []
+        for i in np.argsort(-np.asarray(scores), kind="stable"):
+            unit, score, sim = units[i], scores[i], float(sims[i])
+            if score < ANSWER_BAR:
+                break
+            if sim < self.settings.min_relevance:
+                continue  # word overlap alone ("Reporting period" for "report") makes no answer; look further
+            if found and score < found[0][0] - RUNNER_UP_MARGIN:
+                break
+            if part.focus & unknown and sim < UNKNOWN_WORD_SIMILARITY:
+                break  # the question names something no evidence sentence mentions ("in Europe")
+            covered = stems_cover(part.focus, unit.stems)
+            on_topic = not part.focus or covered * 2 >= len(part.focus) or sim >= STRONG_SIMILARITY
+            # A question word its whole passage never mentions: the passage is about something else (another
+            # department than the "sales" one asked about), unless the unit is close to a paraphrase. A unit that
+            # shares under half the question's words needs that closeness even more.
+            bar = CONTEXT_SIMILARITY if covered * 2 >= len(part.focus) else UNKNOWN_WORD_SIMILARITY
+            if sim < bar and any(len(s) >= 4 and not stem_covered(s, unit.context_stems) for s in part.focus):
+                continue
+            if on_topic and (not part.wants_figure or _states_figure(part, unit)) and _fits(part, unit):
+                found.append((score, int(i)))
+        return found
+
+    @staticmethod
+    def _prune(units: list[Unit]) -> list[Unit]:
+        """Drop repeats (overlapping chunks), near-duplicates, and the older side of a figure conflict."""
+        kept: list[Unit] = []
+        for unit in units:
+            clash = None
+            for other in kept:
+                same = unit.key == other.key or _jaccard(unit.stems, other.stems) >= NEAR_DUPLICATE
+                if same and not figure_conflict(unit.text, other.text):
+                    clash = other
+                    break
+                if unit.chunk.document_id != other.chunk.document_id and figure_conflict(unit.text, other.text):
+                    clash = other
+                    break
+            if clash is None:
+                kept.append(unit)
+            elif _newer(unit, clash):
+                kept[kept.index(clash)] = unit
+        return kept
+
+
+def _focus_weights(focus: frozenset[str], units: list[Unit]) -> dict[str, float]:
+    """Inverse document frequency of each focus stem over the evidence units: a word few passages share
+    ("decides") tells more about which one answers than a word the whole section repeats ("refund")."""
+    distinct = {u.key: u for u in units}.values()
+    n = len(distinct)
+    return {s: float(np.log(1.0 + n / max(1, sum(1 for u in distinct if stem_covered(s, u.stems))))) for s in focus}
+
+
+def _states_figure(part: QuestionPart, unit: Unit) -> bool:
+    """Whether a unit states the figure a part asks for: any figure, or for "how soon" a deadline in words."""
+    return unit.has_figure or (part.kinds == DEADLINE_KINDS and bool(DEADLINE_WORDS.search(unit.text)))
+
+
+def _fits(part: QuestionPart, unit: Unit) -> bool:
+    """Whether a unit is the kind of statement the part asks for: it names the part's action ("kept": a
+    retention, not a submission deadline), is not about another period ("third quarter" for "second quarter"),
+    states a figure of a wanted kind ("how often": a frequency or duration, not a fee), and for "how many
+    quotes" a figure of quotes."""
+    if part.actions and part.wants_figure:  # "how long are they kept"; not "where is the team week held"
+        named = unit.stems | content_stems(unit.section)
+        if not all(stem_covered(a, named) for a in part.actions):
+            return False
+    if part.periods and period_conflict(part.periods, periods(f"{unit.text} {unit.section} {unit.chunk.title or ''}")):
+        return False
+    kinds = {q.kind for q in unit.quantities}
+    if part.kinds and kinds and not kinds & part.kinds:
+        return False
+    if part.counted:  # "three written quotes" answers "how many quotes", "a Tier 3 vendor" not "how many vendors"
+        return any(stems_cover(part.counted, content_stems(" ".join(unit.text[q.start :].split()[:COUNTED_WORDS])))
+                   for q in unit.quantities if q.kind in ("count", "number") and not q.identifier)
+    return True
+
+
+_COMPARATIVES = re.compile(
+    r"\b(?:(longer|later|greater|higher|bigger|larger)|(shorter|earlier|smaller|lower))\s+than\b", re.IGNORECASE
+)
+
+
+def _plain_comparative(match: re.Match[str]) -> str:
+    """"longer than 6 hours" → "more than 6 hours", which the quantity parser reads as a lower bound."""
+    return "more than" if match.group(1) else "less than"
+
+
+def _is_title(unit: Unit) -> bool:
+    title = re.sub(r"\W+", " ", (unit.chunk.title or "").lower()).strip()
+    return bool(title) and (title == unit.key or title.startswith(unit.key + " "))
+
+
+def _newer(a: Unit, b: Unit) -> bool:
+    return a.chunk.doc_date is not None and (b.chunk.doc_date is None or a.chunk.doc_date > b.chunk.doc_date)
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a or b else 1.0
+
+
+_WHAT_IS = re.compile(r"^\s*what\s+(?:is|are|was|were)\s+(.+?)\s*\?*\s*$", re.IGNORECASE)
+
+
+def _asked(question: str) -> str:
+    """What a question asks for: "X" of "What is X?", else the question quoted without its question mark (a "?"
+    inside the sentence would make the splitter end the abstention there and leave a stray claim behind)."""
+    match = _WHAT_IS.match(question)
+    if match:
+        return match.group(1).rstrip("?!. ")
+    q = re.sub(r"\s*[?!]+\s*", ", ", question.strip().rstrip("?!. ")).strip(", ")
+    return f'an answer to the question "{q}"'
+
+
+def _abstention(question: str, closest: Unit) -> str:
+    """Say what is missing without asserting anything; the judge excludes it as a meta-statement."""
+    where = closest.chunk.title or "the documents"
+    section = closest.section.capitalize() if closest.section.isupper() else closest.section
+    under = f'under "{section}" ' if section and section != where else ""
+    return f"The documents do not state {_asked(question)}; the closest passages are {under}in {where}."

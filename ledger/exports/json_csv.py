@@ -1,0 +1,173 @@
+"""Compliance exports of one stored run: JSON (schema-checked), CSV (one row per claim per round) and HTML.
+
+Every export carries two hashes a recipient can check:
+- JSON: `content_sha256` = sha256 of the canonical JSON (ledger.audit.chain) of the document without that key;
+- CSV: a last line `# sha256=<hex> audit_chain_hash=<hex>`, the sha256 being of every byte before that line;
+- HTML: the footer names the run record's `content_sha256` (the same value as in the JSON export).
+`audit_chain_hash` is the run's audit row hash: `evidence audit verify` proves that row is still in the chain.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Literal
+
+from pydantic.json_schema import models_json_schema
+
+from ledger.audit import chain as audit
+from ledger.audit.types import AuditRecord
+from ledger.core.types import RunResult
+
+ExportFormat = Literal["json", "csv", "html"]
+FORMATS: tuple[ExportFormat, ...] = ("json", "csv", "html")
+SCHEMA_VERSION = "1.0"
+SCHEMA_ID = "https://evidence-ledger.invalid/schemas/run_export.schema.json"
+MEDIA_TYPES = {"json": "application/json", "csv": "text/csv", "html": "text/html"}
+CSV_COLUMNS = (
+    "session_id", "round", "claim_id", "claim_text", "type", "importance", "cited", "verdict", "confidence",
+    "chunk_hash", "document", "support", "quote", "flags", "notes",
+)
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+@dataclass(frozen=True)
+class ExportedRun:
+    """The bytes of one export and the hashes that accompany it."""
+
+    fmt: ExportFormat
+    data: bytes
+    sha256: str  # of `data`, for the sender to pass on alongside the file
+    content_sha256: str  # the hash embedded in (or ending) the export itself
+    audit_chain_hash: str
+
+    @property
+    def media_type(self) -> str:
+        """MIME type of the export."""
+        return MEDIA_TYPES[self.fmt]
+
+
+def export_run(result: RunResult, record: AuditRecord, fmt: str) -> ExportedRun:
+    """Export a run with its audit row as JSON, CSV or HTML."""
+    if fmt == "json":
+        data, content = _json_export(result, record)
+    elif fmt == "csv":
+        data, content = _csv_export(result, record)
+    elif fmt == "html":
+        from ledger.exports.html import render_report
+
+        content = record_sha256(result, record)
+        data = render_report(result, record, content_sha256=content, schema_version=SCHEMA_VERSION).encode("utf-8")
+    else:
+        raise ValueError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
+    return ExportedRun(fmt=fmt, data=data, sha256=audit.sha256_hex(data), content_sha256=content,  # type: ignore[arg-type]
+                       audit_chain_hash=record.row_hash)
+
+
+def export_body(result: RunResult, record: AuditRecord) -> dict[str, Any]:
+    """The JSON export without its content_sha256: schema version, the run, its audit row and chain hash."""
+    audit_json = audit.hashed_fields(record) | {"id": record.id, "row_hash": record.row_hash}
+    # Floats keep full precision here; only the canonical form (for hashing) rounds them.
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "run": result.model_dump(mode="json"),
+        "audit": audit_json,
+        "audit_chain_hash": record.row_hash,
+    }
+
+
+def record_sha256(result: RunResult, record: AuditRecord) -> str:
+    """The content_sha256 of a run's JSON export, which the other formats cite too."""
+    return audit.content_sha256(export_body(result, record))
+
+
+def check_json_export(document: dict[str, Any]) -> bool:
+    """True when a JSON export's content_sha256 and audit hashes match its content (what a recipient runs)."""
+    body = {k: v for k, v in document.items() if k != "content_sha256"}
+    if audit.content_sha256(body) != document.get("content_sha256"):
+        return False
+    fields = {k: v for k, v in document["audit"].items() if k not in ("id", "row_hash")}
+    return audit.content_sha256(fields) == document["audit"]["row_hash"] == document["audit_chain_hash"]
+
+
+def check_csv_export(data: bytes) -> bool:
+    """True when a CSV export's trailing sha256 matches the bytes before it."""
+    body, _, last = data.rstrip(b"\n").rpartition(b"\n")
+    fields = dict(part.split("=", 1) for part in last.decode("utf-8").lstrip("# ").split() if "=" in part)
+    return fields.get("sha256") == audit.sha256_hex(body + b"\n")
+
+
+def _json_export(result: RunResult, record: AuditRecord) -> tuple[bytes, str]:
+    body = export_body(result, record)
+    content = audit.content_sha256(body)
+    document = body | {"content_sha256": content}
+    return (json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8"), content
+
+
+def _csv_export(result: RunResult, record: AuditRecord) -> tuple[bytes, str]:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for round_no, ledger in audit.ledger_rounds(result):
+        for entry in ledger.entries:
+            best = entry.evidence[0] if entry.evidence else None
+            writer.writerow([
+                result.session_id, round_no, entry.claim.id, _cell(entry.claim.text), entry.claim.type,
+                entry.claim.importance, " ".join(entry.claim.cited), entry.verdict, f"{entry.confidence:.3f}",
+                best.chunk_hash if best else "", _cell(best.document) if best else "", best.support if best else "",
+                _cell(best.quote) if best else "", " ".join(entry.flags), _cell(entry.notes),
+            ])
+    body = buffer.getvalue().encode("utf-8")
+    content = audit.sha256_hex(body)
+    trailer = f"# sha256={content} audit_chain_hash={record.row_hash}\n".encode()
+    return body + trailer, content
+
+
+def _cell(text: str) -> str:
+    """Text a spreadsheet shows as text: a leading =, +, -, @ would otherwise run as a formula."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def load_schema() -> dict[str, Any]:
+    """The JSON Schema of the JSON export, as shipped in the package."""
+    path = resources.files("ledger.exports").joinpath("schemas", "run_export.schema.json")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def build_schema() -> dict[str, Any]:
+    """The JSON Schema of the JSON export, derived from the types (the shipped file is this, written out)."""
+    _, top = models_json_schema([(RunResult, "serialization"), (AuditRecord, "serialization")],
+                                ref_template="#/$defs/{model}")
+    defs = top["$defs"]
+    for definition in defs.values():
+        if definition.get("type") == "object" and "properties" in definition:
+            definition["required"] = sorted(definition["properties"])  # exports always write every field
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+        "title": "Evidence Ledger run export",
+        "description": (
+            "One stored run with its audit row. content_sha256 is the sha256 of the canonical JSON (keys sorted, "
+            "no whitespace, UTF-8, floats rounded to 6 decimals) of this document without content_sha256; "
+            "audit.row_hash is the sha256 of the canonical JSON of audit without id and row_hash."
+        ),
+        "type": "object",
+        "required": ["schema_version", "run", "audit", "audit_chain_hash", "content_sha256"],
+        "properties": {
+            "schema_version": {"const": SCHEMA_VERSION, "description": "Version of this export format."},
+            "run": {"$ref": "#/$defs/RunResult"},
+            "audit": {"$ref": "#/$defs/AuditRecord"},
+            "audit_chain_hash": {"type": "string", "pattern": "^[0-9a-f]{64}$",
+                                 "description": "row_hash of the run's audit row."},
+            "content_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$",
+                               "description": "sha256 of the canonical JSON of the document without this key."},
+        },
+        "$defs": defs,
+    }
+
+
+if __name__ == "__main__":  # python -m ledger.exports.json_csv > ledger/exports/schemas/run_export.schema.json
+    print(json.dumps(build_schema(), indent=2, sort_keys=True))

@@ -1,0 +1,122 @@
+"""From a claim and its checked evidence to a ledger entry: verdict, confidence, flags, notes. Pure."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import TypeVar
+
+from ledger.core.settings import JudgeSettings
+from ledger.core.types import (
+    CONFLICT,
+    MISATTRIBUTED,
+    OUTDATED_SOURCE,
+    PHANTOM_CITATION,
+    UNCITED,
+    Claim,
+    EvidenceMatch,
+    LedgerEntry,
+)
+from ledger.judge.verdicts import age_description, confidence, is_outdated, resolve, verdict_for
+
+T = TypeVar("T")
+INFERENCE_SIMILARITY = 0.7  # below this the quote only implies the claim: confidence takes the §5.2 penalty
+
+
+def keep_semantic(match: EvidenceMatch, threshold: float) -> bool:
+    """Seed 004 §4.2: a searched chunk supports a claim only above the similarity bar.
+
+    A contradiction is kept below the bar: the checker finds one only when the quote makes the same
+    statement with another figure, date, polarity or party, and such a change lowers similarity exactly
+    when it matters — a changed figure must not pass as "not found".
+    """
+    if match.support == "contradicted":
+        return True
+    return match.support != "none" and match.similarity > threshold
+
+
+def _cite(match: EvidenceMatch) -> str:
+    return f"'{match.document}' [{match.chunk_hash}]"
+
+
+def decide_entry(
+    claim: Claim,
+    cited: list[EvidenceMatch],
+    semantic: list[EvidenceMatch],
+    phantom: list[str],
+    today: date,
+    settings: JudgeSettings | None = None,
+) -> LedgerEntry:
+    """The ledger entry of one claim, from the matches of the chunks it cites and of the chunks found by search."""
+    settings = settings or JudgeSettings()
+    semantic = [m for m in semantic if keep_semantic(m, settings.similarity_threshold)]
+    useful_cited = [m for m in cited if m.support != "none"]
+    resolution = resolve(useful_cited + semantic)
+    # The current source leads: cited before searched, newer before older, then the closest quote.
+    deciding = sorted(
+        resolution.deciding,
+        key=lambda m: (m.match_type != "cited", -(m.doc_date.toordinal() if m.doc_date else 0), -m.similarity),
+    )
+
+    flags: list[str] = []
+    notes: list[str] = []
+    if phantom:
+        flags.append(PHANTOM_CITATION)
+        notes.append(f"Cited chunk(s) {', '.join(phantom)} do not exist in this workspace.")
+    if not claim.cited:
+        flags.append(UNCITED)
+
+    similarities = [m.similarity for m in deciding]
+    inferred = bool(deciding) and max(similarities) < INFERENCE_SIMILARITY
+    conf = confidence(resolution.support, similarities, requires_inference=inferred)
+    verdict = verdict_for(resolution.support, conf, settings.supported_confidence)
+    if verdict == "not_found":
+        conf = 0.0
+
+    if verdict in ("supported", "weak") and cited and not any(m.support in ("full", "partial") for m in cited):
+        better = deciding[0]
+        flags.append(MISATTRIBUTED)
+        notes.append(f"The cited chunk does not support this; {_cite(better)} does.")
+
+    if resolution.conflict_with is not None:
+        flags.append(CONFLICT)
+        other = resolution.conflict_with
+        if resolution.conflict_unresolved:
+            notes.append(f"Sources disagree: {_cite(other)} says otherwise and neither is known to be newer.")
+        elif verdict == "contradicted":
+            notes.append(f"Only the older {_cite(other)} supports it; the newer evidence prevails.")
+        else:
+            notes.append(f"The older {_cite(other)} disagrees; the newer source prevails.")
+
+    if deciding and verdict in ("supported", "weak", "contradicted"):
+        lead = deciding[0]
+        if lead.doc_date and is_outdated(lead.doc_date, today, settings.outdated_days):
+            flags.append(OUTDATED_SOURCE)
+            notes.append(f"Source {_cite(lead)} is {age_description(lead.doc_date, today)}.")
+        notes.insert(0, _verdict_note(verdict, lead))
+    else:
+        notes.insert(0, "No passage in the documents states this.")
+
+    rest = [m for m in useful_cited + semantic + cited if m not in deciding]
+    evidence = _unique(deciding + rest)[: max(settings.top_k, len(deciding))]
+    return LedgerEntry(
+        claim=claim, verdict=verdict, confidence=conf, evidence=evidence, flags=_unique(flags), notes=" ".join(notes)
+    )
+
+
+def _verdict_note(verdict: str, lead: EvidenceMatch) -> str:
+    why = f" ({lead.reason})" if lead.reason else ""
+    if verdict == "contradicted":
+        return f"Contradicted by {_cite(lead)}{why}."
+    if verdict == "weak" and lead.support == "full":
+        return f"Supported by {_cite(lead)}, but the quote only implies it (similarity {lead.similarity:.2f})."
+    if verdict == "weak":
+        return f"Partly supported by {_cite(lead)}{why}."
+    return f"Supported by {_cite(lead)}."
+
+
+def _unique(items: list[T]) -> list[T]:
+    out: list[T] = []
+    for item in items:
+        if item not in out:
+            out.append(item)
+    return out

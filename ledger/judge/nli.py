@@ -1,0 +1,161 @@
+"""The NLI cross-encoder support checker, and the choice of support checker for a run.
+
+A sentence-transformers `CrossEncoder` trained for natural language inference reads (quote, claim) and gives
+contradiction / entailment / neutral probabilities. It refines the local checker rather than replacing it:
+the local rules find the quote and stay decisive for figures, dates, negation and swapped names, the model
+upgrades partial support it finds entailed and flags contradictions the rules cannot see. When the model
+cannot be loaded (no model hub on this machine) the local checker is used alone, with one log line saying so.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ledger.core.errors import ModelError
+from ledger.core.types import Chunk
+from ledger.judge.support import LocalSupportChecker, SupportCheck, SupportChecker
+
+if TYPE_CHECKING:
+    from ingest.embedding import Embedder
+    from ledger.core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+NLI_LABELS = ("contradiction", "entailment", "neutral")
+_LOCAL_DECISIVE = ("quantity", "date", "negation", "swap")  # local contradictions the model may not overrule
+
+
+@dataclass(frozen=True)
+class NliThresholds:
+    """When the model's probabilities change the local decision."""
+
+    entailment: float = 0.7  # partial support the model finds entailed becomes full
+    contradiction: float = 0.9  # support the model finds contradicted (this sure) becomes contradicted
+    rescue: float = 0.95  # a quote the rules found unrelated, but the model finds entailed this surely, is partial
+
+
+def label_indices(id2label: Mapping[Any, str]) -> dict[str, int]:
+    """Output index of each NLI label, found by name (case-insensitive), never by position.
+
+    NLI models disagree on the order of their labels, so reading it from the model's `config.id2label` is
+    the only safe way. Raises ModelError when the model does not have the three NLI labels.
+    """
+    by_name = {str(label).strip().lower(): int(index) for index, label in id2label.items()}
+    missing = [name for name in NLI_LABELS if name not in by_name]
+    if missing:
+        labels = ", ".join(str(v) for v in id2label.values()) or "none"
+        raise ModelError(f"not an NLI model: no {'/'.join(missing)} label (labels: {labels})")
+    return {name: by_name[name] for name in NLI_LABELS}
+
+
+def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThresholds | None = None) -> SupportCheck:
+    """The support after the model's say on the local check's quote. Pure.
+
+    - a local contradiction from figures, dates, negation or a swapped name stands;
+    - a contradiction the model is sure of (>= `contradiction`) turns full or partial support into contradicted;
+    - an entailment (>= `entailment`) turns partial support into full;
+    - an unrelated quote stays unsupported unless the model is all but certain (>= `rescue`) it entails the claim.
+    """
+    t = thresholds or NliThresholds()
+    entail, contra = probs.get("entailment", 0.0), probs.get("contradiction", 0.0)
+    said = f"NLI: entailment {entail:.2f}, contradiction {contra:.2f}"
+    if local.support == "contradicted" and local.rule in _LOCAL_DECISIVE:
+        return local
+    if local.support in ("full", "partial") and contra >= t.contradiction:
+        return replace(local, support="contradicted", rule="nli", reason=f"the model reads a contradiction ({said})")
+    if local.support == "partial" and entail >= t.entailment:
+        reason = f"{local.reason}; the model finds it entailed ({said})"
+        return replace(local, support="full", rule="nli", reason=reason)
+    if local.support == "none" and local.quote and entail >= t.rescue:
+        return replace(local, support="partial", rule="nli", reason=f"the model finds it entailed ({said})")
+    return replace(local, reason=f"{local.reason} ({said})")
+
+
+def load_cross_encoder(model_name: str, device: str = "cpu") -> Any:
+    """The CrossEncoder `model_name` (a hub id or a directory), offline unless HF_HUB_OFFLINE=0 says otherwise.
+
+    Offline means the local cache or directory only, so a machine without a hub fails at once instead of
+    waiting on connection timeouts. Raises ModelError with a one-line reason.
+    """
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    offline = os.environ["HF_HUB_OFFLINE"].strip().lower() not in ("0", "false", "no", "off", "")
+    try:
+        from sentence_transformers import CrossEncoder
+
+        # local_files_only as well as the variable: huggingface_hub reads the variable once, at import.
+        return CrossEncoder(model_name, device=device, local_files_only=offline)
+    except Exception as exc:  # missing files, no hub, bad config: all mean "cannot load"
+        first_line = (str(exc).strip().splitlines() or [""])[0][:160]
+        raise ModelError(f"{exc.__class__.__name__}: {first_line}") from exc
+
+
+class CrossEncoderSupportChecker:
+    """Support checks by the local rules, refined by an NLI cross-encoder on each (quote, claim) pair."""
+
+    name = "nli"
+
+    def __init__(
+        self,
+        model_name: str,
+        local: SupportChecker,
+        *,
+        model: Any = None,
+        thresholds: NliThresholds | None = None,
+        device: str = "cpu",
+        batch_size: int = 32,
+    ) -> None:
+        self.model_name = model_name
+        self.local = local
+        self.model = model if model is not None else load_cross_encoder(model_name, device)
+        self.labels = label_indices(self.model.config.id2label)
+        self.thresholds = thresholds or NliThresholds()
+        self.batch_size = batch_size
+
+    def check(self, pairs: list[tuple[str, Chunk]]) -> list[SupportCheck]:
+        """Local checks for the whole batch, then one model pass over every (quote, claim) pair that has a quote."""
+        local = self.local.check(pairs)
+        todo = [i for i, check in enumerate(local) if check.quote]
+        if not todo:
+            return local
+        probs = self.probabilities([(local[i].quote, pairs[i][0]) for i in todo])
+        out = list(local)
+        for i, p in zip(todo, probs, strict=True):
+            out[i] = combine(local[i], p, self.thresholds)
+        return out
+
+    def probabilities(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:
+        """{label: probability} for each (premise, hypothesis) pair."""
+        scores = np.asarray(
+            self.model.predict(list(pairs), apply_softmax=True, batch_size=self.batch_size, show_progress_bar=False)
+        ).reshape(len(pairs), -1)
+        return [{name: float(row[index]) for name, index in self.labels.items()} for row in scores]
+
+
+def load_support_checker(settings: Settings | None = None, embedder: Embedder | None = None) -> SupportChecker:
+    """The NLI checker when `judge.nli_model` is set and loads; otherwise the local checker, with one warning."""
+    if settings is None:
+        from ledger.core.settings import load_settings
+
+        settings = load_settings()
+    if embedder is None:
+        from ingest.embedding import Embedder
+
+        embedder = Embedder(settings.embedding)
+    local = LocalSupportChecker(embedder, settings.judge)
+    model_name = settings.judge.nli_model
+    if not model_name:
+        return local
+    try:
+        return CrossEncoderSupportChecker(model_name, local, device=settings.embedding.device)
+    except ModelError as exc:
+        reason = str(exc).splitlines()[0][:160]
+        if "connect" in reason or "offline" in reason.lower() or "cached" in reason:
+            reason = "not in the local model cache, and no model hub is reachable"
+        log.warning("NLI model %s unavailable (%s); using the local support checker", model_name, reason)
+        return local

@@ -1,0 +1,227 @@
+"""The database: engine creation and numbered migrations applied on open (SQLite or PostgreSQL)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+from sqlalchemy import Connection, Engine, event, text
+from sqlmodel import create_engine
+
+from ledger.core.errors import StoreError
+from ledger.core.settings import Settings
+
+Migration = Callable[[Connection], None]
+MIGRATIONS: list[tuple[int, str, Migration]] = []
+
+
+def migration(number: int, name: str) -> Callable[[Migration], Migration]:
+    """Register a schema migration; numbers only grow and a migration is never edited once shipped."""
+
+    def register(fn: Migration) -> Migration:
+        MIGRATIONS.append((number, name, fn))
+        return fn
+
+    return register
+
+
+@migration(1, "documents")
+def m001_documents(conn: Connection) -> None:
+    conn.execute(
+        text(
+            """
+            CREATE TABLE documents (
+                id VARCHAR(32) PRIMARY KEY,
+                workspace VARCHAR(200) NOT NULL,
+                path TEXT NOT NULL,
+                title TEXT NOT NULL,
+                sha256 VARCHAR(64) NOT NULL,
+                mime_type VARCHAR(100) NOT NULL,
+                doc_date VARCHAR(10),
+                date_source VARCHAR(100) NOT NULL DEFAULT 'none',
+                chunk_count INTEGER NOT NULL DEFAULT 0,
+                chunk_hashes TEXT NOT NULL DEFAULT '[]',
+                ingested_at TIMESTAMP WITH TIME ZONE NOT NULL
+            )
+            """
+        )
+    )
+    conn.execute(text("CREATE INDEX ix_documents_workspace ON documents (workspace)"))
+
+
+def migrate(engine: Engine) -> list[int]:
+    """Apply the migrations the database has not seen, in order; returns the numbers applied."""
+    applied: list[int] = []
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "CREATE TABLE IF NOT EXISTS schema_migrations (number INTEGER PRIMARY KEY, name VARCHAR(200) NOT NULL)"
+            )
+        )
+        done = {row[0] for row in conn.execute(text("SELECT number FROM schema_migrations"))}
+    for number, name, fn in sorted(MIGRATIONS, key=lambda m: m[0]):
+        if number in done:
+            continue
+        with engine.begin() as conn:  # one transaction per migration: a failure leaves the last good schema
+            fn(conn)
+            conn.execute(
+                text("INSERT INTO schema_migrations (number, name) VALUES (:n, :name)"), {"n": number, "name": name}
+            )
+        applied.append(number)
+    return applied
+
+
+@cache
+def _engine_for(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+            # WAL + busy timeout: the UI can read while a CLI ingest writes.
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+    else:
+        engine = create_engine(url, pool_pre_ping=True)
+    try:
+        migrate(engine)
+    except Exception as exc:  # the driver's own errors vary by backend
+        raise StoreError(f"cannot open the database at {_redact(url)}: {exc.__class__.__name__}: {exc}") from exc
+    return engine
+
+
+def open_engine(settings: Settings) -> Engine:
+    """The migrated engine for the settings' database (one per URL per process)."""
+    if not settings.database_url:  # the default SQLite file lives in the home, which may not exist yet
+        settings.home.mkdir(parents=True, exist_ok=True)
+    return _engine_for(settings.sqlalchemy_url)
+
+
+def _redact(url: str) -> str:
+    """Hide a password in a database URL before it reaches a message."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        creds, host = rest.rsplit("@", 1)
+        user = creds.split(":", 1)[0]
+        return f"{scheme}://{user}:***@{host}"
+    return url
+
+
+@migration(2, "runs_ledger_audit")
+def m002_runs_ledger_audit(conn: Connection) -> None:
+    # AUTOINCREMENT (SQLite) and identity columns (PostgreSQL) never reuse an id after a purge.
+    postgres = conn.dialect.name == "postgresql"
+    serial = "SERIAL PRIMARY KEY" if postgres else "INTEGER PRIMARY KEY AUTOINCREMENT"
+    # Times are instants: PostgreSQL keeps the zone; SQLite stores UTC text (SQLModel writes aware UTC values).
+    stamp = "TIMESTAMPTZ" if postgres else "TIMESTAMP"
+    conn.execute(
+        text(
+            f"""
+            CREATE TABLE runs (
+                session_id VARCHAR(64) PRIMARY KEY,
+                workspace VARCHAR(200) NOT NULL,
+                user_id VARCHAR(200) NOT NULL,
+                mode VARCHAR(20) NOT NULL,
+                question TEXT NOT NULL,
+                answer TEXT NOT NULL,
+                status VARCHAR(10) NOT NULL,
+                error TEXT,
+                backend VARCHAR(50) NOT NULL,
+                started_at {stamp} NOT NULL,
+                recorded_at {stamp} NOT NULL,
+                evidence_coverage DOUBLE PRECISION,
+                unsupported_rate DOUBLE PRECISION,
+                claim_count INTEGER NOT NULL DEFAULT 0,
+                result_json TEXT NOT NULL
+            )
+            """
+        )
+    )
+    conn.execute(text("CREATE INDEX ix_runs_workspace ON runs (workspace)"))
+    conn.execute(text("CREATE INDEX ix_runs_started_at ON runs (started_at)"))
+    conn.execute(
+        text(
+            f"""
+            CREATE TABLE ledger_entries (
+                id {serial},
+                session_id VARCHAR(64) NOT NULL REFERENCES runs (session_id) ON DELETE CASCADE,
+                round INTEGER NOT NULL,
+                position INTEGER NOT NULL,
+                claim_id VARCHAR(64) NOT NULL,
+                claim_text TEXT NOT NULL,
+                claim_type VARCHAR(20) NOT NULL,
+                importance VARCHAR(20) NOT NULL,
+                cited TEXT NOT NULL DEFAULT '[]',
+                verdict VARCHAR(20) NOT NULL,
+                confidence DOUBLE PRECISION NOT NULL,
+                chunk_hash VARCHAR(64),
+                document TEXT,
+                quote TEXT,
+                flags TEXT NOT NULL DEFAULT '[]',
+                notes TEXT NOT NULL DEFAULT '',
+                evidence_json TEXT NOT NULL DEFAULT '[]',
+                UNIQUE (session_id, round, position)
+            )
+            """
+        )
+    )
+    conn.execute(text("CREATE INDEX ix_ledger_entries_session_id ON ledger_entries (session_id)"))
+    conn.execute(
+        text(
+            f"""
+            CREATE TABLE audit_log (
+                id {serial},
+                event VARCHAR(10) NOT NULL,
+                session_id VARCHAR(64) NOT NULL,
+                timestamp {stamp} NOT NULL,
+                recorded_at {stamp} NOT NULL,
+                user_id VARCHAR(200) NOT NULL,
+                workspace_id VARCHAR(200) NOT NULL,
+                query TEXT NOT NULL,
+                mode VARCHAR(20) NOT NULL,
+                backend VARCHAR(50) NOT NULL,
+                status VARCHAR(10) NOT NULL,
+                error TEXT,
+                retrieved_chunk_ids TEXT NOT NULL,
+                revision_history TEXT NOT NULL,
+                final_coverage DOUBLE PRECISION,
+                final_unsupported_rate DOUBLE PRECISION,
+                claim_count INTEGER NOT NULL,
+                verdict_distribution TEXT NOT NULL,
+                risk_flags TEXT NOT NULL,
+                risk_level VARCHAR(20) NOT NULL,
+                warnings TEXT NOT NULL,
+                claim_flags TEXT NOT NULL,
+                total_duration_ms INTEGER NOT NULL,
+                llm_calls INTEGER NOT NULL,
+                token_usage TEXT NOT NULL,
+                result_sha256 VARCHAR(64),
+                details TEXT NOT NULL,
+                prev_hash VARCHAR(64) NOT NULL,
+                row_hash VARCHAR(64) NOT NULL
+            )
+            """
+        )
+    )
+    conn.execute(text("CREATE INDEX ix_audit_log_session_id ON audit_log (session_id)"))
+    conn.execute(text("CREATE INDEX ix_audit_log_workspace_id ON audit_log (workspace_id)"))
+    conn.execute(text("CREATE INDEX ix_audit_log_timestamp ON audit_log (timestamp)"))
+    conn.execute(
+        text(
+            """
+            CREATE TABLE audit_head (
+                id INTEGER PRIMARY KEY,
+                last_id INTEGER NOT NULL DEFAULT 0,
+                last_hash VARCHAR(64) NOT NULL,
+                rows_written INTEGER NOT NULL DEFAULT 0
+            )
+            """
+        )
+    )
+    conn.execute(
+        text("INSERT INTO audit_head (id, last_id, last_hash, rows_written) VALUES (1, 0, :h, 0)"), {"h": "0" * 64}
+    )

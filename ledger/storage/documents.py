@@ -1,0 +1,76 @@
+"""The document registry in SQL: one row per document with its chunk hashes (the home of its writes)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from ledger.core.types import DocumentInfo
+from ledger.storage.tables import DocumentRow
+
+
+class Registry:
+    """Reads and writes the `documents` table of one workspace."""
+
+    def __init__(self, engine: Engine, workspace: str) -> None:
+        self.engine = engine
+        self.workspace = workspace
+
+    def all(self) -> list[DocumentInfo]:
+        """Every document of the workspace, by path."""
+        with Session(self.engine) as session:
+            rows = session.exec(
+                select(DocumentRow).where(DocumentRow.workspace == self.workspace).order_by(DocumentRow.path)
+            ).all()
+            return [_info(row) for row in rows]
+
+    def by_id(self) -> dict[str, DocumentInfo]:
+        """Every document of the workspace keyed by id."""
+        return {doc.id: doc for doc in self.all()}
+
+    def upsert(self, info: DocumentInfo) -> None:
+        """Record (or replace) a document and its chunk hashes, in one transaction."""
+        with Session(self.engine) as session:
+            row = session.get(DocumentRow, info.id) or DocumentRow(
+                id=info.id, workspace=self.workspace, path=info.path, title="", sha256="", mime_type="",
+                ingested_at=info.ingested_at,
+            )
+            row.path = info.path
+            row.title = info.title
+            row.sha256 = info.sha256
+            row.mime_type = info.mime_type
+            row.doc_date = info.date.isoformat() if info.date else None
+            row.date_source = info.date_source
+            row.chunk_count = len(info.chunk_hashes)
+            row.chunk_hashes = json.dumps(info.chunk_hashes)
+            row.ingested_at = info.ingested_at
+            session.add(row)
+            session.commit()
+
+    def delete(self, doc_ids: list[str]) -> None:
+        """Remove documents from the registry."""
+        if not doc_ids:
+            return
+        with Session(self.engine) as session:
+            for row in session.exec(select(DocumentRow).where(DocumentRow.id.in_(doc_ids))).all():  # type: ignore[attr-defined]
+                session.delete(row)
+            session.commit()
+
+
+def _info(row: DocumentRow) -> DocumentInfo:
+    return DocumentInfo(
+        id=row.id,
+        workspace=row.workspace,
+        path=row.path,
+        title=row.title,
+        sha256=row.sha256,
+        mime_type=row.mime_type,
+        date=date.fromisoformat(row.doc_date) if row.doc_date else None,
+        date_source=row.date_source,
+        chunks=row.chunk_count,
+        chunk_hashes=json.loads(row.chunk_hashes),
+        ingested_at=row.ingested_at,
+    )

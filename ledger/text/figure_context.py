@@ -1,0 +1,104 @@
+"""What each figure of a text is about: the key terms that describe it, and the ranges figures form.
+
+A figure is compared with the evidence figure that is about the same thing ("sales and marketing at $11.3
+million"), so each gets the words around it: those before it in its sentence, the descriptive phrase after it
+("$75 per day for domestic travel"), or its table row. Pure; used by `ledger.text.quantities`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ledger.text.figures import Quantity
+from ledger.text.terms import key_terms
+
+# Words after a figure that still describe it ("$75 per day for domestic travel"); anything else describes the next.
+_TRAILING = re.compile(
+    r"\s*(?:per|for|of|in|on|each|every|a|an|after|before|from)\b[^,;.]*?(?=,|;|\.|\band\b|\bor\b|$)", re.IGNORECASE
+)
+_SENTENCE_END = re.compile(r"[.;!?]\s+")
+# A line break inside a sentence, as PDF text has them ("13 were\nvoluntary"): the next line goes on in lower case.
+_WRAPPED = re.compile(r"(?<![.:;!?|])\n(?=[a-z0-9$€£(])")
+# Where the words after a figure stop describing it and start describing the next one.
+_CLAUSE_BREAK = re.compile(r"[,;]|\b(?:and|or|but|which|while|whereas)\b", re.IGNORECASE)
+_RANGE_GAP = re.compile(r"\s*(?:to|through|-|–|and)\s*", re.IGNORECASE)
+
+
+def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
+    """Give each figure the key terms that describe it, and join ranges ("$750.01 to $5,000")."""
+    text = _WRAPPED.sub(" ", text)  # same length: offsets still hold
+    out: list[Quantity] = []
+    for line_start, line in _lines(text):
+        qs = [q for q in found if line_start <= q.start < line_start + len(line)]
+        if not qs:
+            continue
+        cursor, described, shared = line_start, [], frozenset[str]()
+        row = frozenset(key_terms(_strip_figures(line, qs, line_start))) if "|" in line else None
+        for n, q in enumerate(qs):
+            if row is not None:  # a table row: every cell describes every figure in it
+                about = row if line.count("|") <= 8 else _cells_around(text, q, line_start, line)
+                described.append(replace(q, about=about))
+                continue
+            stop = qs[n + 1].start if n + 1 < len(qs) else line_start + len(line)
+            tail = text[q.end:stop]
+            trailing = _TRAILING.match(tail) if n + 1 < len(qs) else None
+            after_end = q.end + (trailing.end() if trailing else len(tail) if n + 1 == len(qs) else 0)
+            clause = _SENTENCE_END.split(tail)[0]  # a figure's words never run into the next sentence
+            boundary = _CLAUSE_BREAK.search(clause) if n + 1 < len(qs) and not trailing else None
+            if boundary and key_terms(clause[:boundary.start()]):  # "13 were voluntary, which gives ... 8.7%"
+                after_end = q.end + boundary.start()
+            pieces = _SENTENCE_END.split(text[cursor:q.start])
+            before = pieces[-1]  # words of an earlier sentence describe nothing here
+            if len(pieces) > 1 or not described:
+                shared = frozenset()
+            labelled = before.rstrip(" *_").endswith(":")
+            # A field ("Effective date: 2026-03-01 Owner: ...") is described by its label alone.
+            terms = frozenset(key_terms(before if labelled else before + " " + text[q.end:after_end])) | q.context
+            if not described or len(pieces) > 1:
+                # "The meal per diem is $75 per day for domestic travel and $95 per day for international travel":
+                # when the first figure is described after it, the words before it are the subject of all of them.
+                shared = frozenset(key_terms(before)) if trailing and key_terms(trailing.group(0)) else frozenset()
+            else:
+                terms |= shared
+            if not terms and described:
+                terms = described[-1].about  # "North America $28.2 million 58%": the share inherits the row label
+            if not terms:
+                terms = frozenset(key_terms(_strip_figures(line, qs, line_start)))  # nothing near: the whole line
+            described.append(replace(q, about=terms, labelled=labelled))
+            cursor = after_end
+        for n, q in enumerate(described[:-1]):
+            nxt = described[n + 1]
+            gap = text[q.end:nxt.start]
+            if nxt.kind == q.kind and _RANGE_GAP.fullmatch(gap) and (gap.strip() != "and" or "between" in
+                                                                      text[max(0, q.start - 9):q.start].lower()):
+                union = q.about | nxt.about
+                described[n] = replace(q, upper=nxt.value, about=union, ranged=True)
+                described[n + 1] = replace(nxt, about=union, ranged=True)
+        out += described
+    return out
+
+
+def _cells_around(text: str, q: Quantity, line_start: int, line: str) -> frozenset[str]:
+    """A table flattened onto one line has lost its rows: a figure is described by its cell and the two beside it."""
+    bars = [line_start + i for i, c in enumerate(line) if c == "|"]
+    before = [b for b in bars if b < q.start][-2:]
+    after = [b for b in bars if b >= q.end][:2]
+    start = before[0] + 1 if before else line_start
+    end = after[-1] if after else line_start + len(line)
+    return frozenset(key_terms(text[start:q.start] + " " + text[q.end:end]))
+
+
+def _lines(text: str) -> list[tuple[int, str]]:
+    pos, lines = 0, []
+    for line in text.splitlines(keepends=True):
+        lines.append((pos, line))
+        pos += len(line)
+    return lines
+
+
+def _strip_figures(line: str, qs: list[Quantity], offset: int) -> str:
+    chars = list(line)
+    for q in qs:
+        chars[q.start - offset:q.end - offset] = " " * (q.end - q.start)
+    return "".join(chars)

@@ -1,0 +1,67 @@
+"""Figures found in text: what a quantity is, and how a claim's figures fared against the evidence's. Pure types."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from ledger.text.numbers import Bound
+
+Kind = Literal["money", "percent", "duration", "frequency", "time", "count", "ordinal", "number", "date", "weekday"]
+Status = Literal["matched", "conflict", "absent"]
+
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A figure found in text: its kind, normalised value and unit, what it is about, and where it is."""
+
+    kind: Kind
+    value: float
+    unit: str = ""  # currency for money; "day", "business_day" or "month" for durations
+    context: frozenset[str] = frozenset()  # stems of the counted noun ("10 employees") or the label ("Tier 1")
+    per: str = ""  # "night" in "$250 per night"
+    bound: Bound = ""  # "max" for "within 48 hours", "min" for "at least 10 days"
+    parts: tuple[int | None, int | None, int | None, int | None] = (None, None, None, None)  # year, quarter, month, day
+    text: str = ""
+    start: int = 0
+    end: int = 0
+    number: float = 0.0  # the number as written, before unit conversion ("10" of "10 minutes")
+    approx: bool = False  # "about a third", "roughly $5 million"
+    upper: float | None = None  # end of a range that starts here ("$750.01 to $5,000")
+    ranged: bool = False  # one end of a range: compared exactly, never as "inside" another range
+    about: frozenset[str] = frozenset()  # key terms of the words that describe the figure
+    labelled: bool = False  # written as a field: "Effective date: 2026-03-01"
+    identifier: bool = False  # a name rather than an amount: "Tier 2", "Severity 1", "Section 4"
+
+
+@dataclass(frozen=True)
+class QuantityMatch:
+    """How one claim quantity fared against the evidence; `anchor` counts the context terms they share."""
+
+    claim: Quantity
+    status: Status
+    evidence: Quantity | None = None
+    anchor: int = 0
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Per claim quantity: matched, conflicting (same thing, other value) or absent from the evidence."""
+
+    matches: tuple[QuantityMatch, ...] = ()
+
+    @property
+    def matched(self) -> tuple[QuantityMatch, ...]:
+        """Claim quantities the evidence states too."""
+        return tuple(m for m in self.matches if m.status == "matched")
+
+    @property
+    def conflicts(self) -> tuple[QuantityMatch, ...]:
+        """Claim quantities the evidence states differently."""
+        return tuple(m for m in self.matches if m.status == "conflict")
+
+    @property
+    def absent(self) -> tuple[QuantityMatch, ...]:
+        """Claim quantities the evidence does not mention."""
+        return tuple(m for m in self.matches if m.status == "absent")

@@ -1,0 +1,256 @@
+"""Reading numbers and dates as written: digits, number words, fractions and the date forms of business text.
+
+Pure helpers of `ledger.text.quantities`, which decides what a number measures.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+from ledger.text.terms import STOPWORDS, term_stem
+
+Token = tuple[str, int, int]  # (text, start, end)
+Bound = Literal["", "min", "max"]
+DateParts = tuple[int | None, int | None, int | None, int | None]  # year, quarter, month, day
+
+UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+         "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+         "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_SCALES = {"hundred": 100, "thousand": 1e3, "million": 1e6, "billion": 1e9, "k": 1e3, "m": 1e6, "mn": 1e6, "bn": 1e9}
+# "one fifth of", "a third of", "half of": shares, compared as percentages.
+_FRACTIONS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "quarters": 4, "fifth": 5, "fifths": 5,
+              "tenth": 10, "tenths": 10}
+_ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+# Durations in days or in months: a month is no whole number of days, so across the two only approximate equality.
+DURATIONS = {"second": ("day", 1 / 86400), "sec": ("day", 1 / 86400), "minute": ("day", 1 / 1440),
+             "min": ("day", 1 / 1440), "hour": ("day", 1 / 24), "hr": ("day", 1 / 24), "day": ("day", 1.0),
+             "night": ("day", 1.0), "week": ("day", 7.0), "wk": ("day", 7.0), "fortnight": ("day", 14.0),
+             "month": ("month", 1.0), "quarter": ("month", 3.0), "year": ("month", 12.0), "yr": ("month", 12.0),
+             "decade": ("month", 120.0)}
+DAYS_PER_MONTH = 30.44
+_PER_YEAR = {"day": 365.0, "week": 52.0, "fortnight": 26.0, "month": 12.0, "quarter": 4.0, "year": 1.0}
+_TIMES = {"once": 1, "twice": 2, "thrice": 3}
+# After these "a year" is a rate ("twice a year", "$50 a day"), not one year.
+_NOT_BEFORE_ARTICLE = {"once", "twice", "thrice", "times", "per", "$", "€", "£"}
+WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_MONTH_NAMES = "jan feb mar apr may jun jul aug sep oct nov dec"
+_MONTHS = {name: i for i, name in enumerate(_MONTH_NAMES.split(), 1)}
+_MONTH_RE = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
+             r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+DATE_RE = re.compile(
+    r"(?P<iso>\b(?P<iy>\d{4})-(?P<im>\d{1,2})-(?P<id>\d{1,2})\b)"
+    r"|(?P<dmy>\b(?P<dd>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm>" + _MONTH_RE + r")(?:,?\s+(?P<dy>\d{4}))?\b)"
+    r"|(?P<mdy>\b(?P<mm>" + _MONTH_RE + r")\s+(?P<md>\d{1,2})(?:st|nd|rd|th)?\b(?!\d|:)(?:,?\s+(?P<my>\d{4}))?)"
+    r"|(?P<my_>\b(?P<mym>" + _MONTH_RE + r"),?\s+(?P<myy>\d{4})\b)"
+    r"|(?P<num>\b(?P<n1>\d{1,2})/(?P<n2>\d{1,2})/(?P<n3>\d{4}|\d{2})\b)"
+    r"|(?P<q>\bQ(?P<qq>[1-4])(?:\s*(?:FY\s*)?'?(?P<qy>\d{4}|\d{2}))?\b)"
+    r"|(?P<qw>\b(?P<qwn>first|second|third|fourth)[\s-]+quarter(?:\s+(?:of\s+)?(?P<qwy>\d{4}))?\b)"
+    r"|(?P<fy>\b(?:FY\s*'?|fiscal\s+year\s+)(?P<fyy>\d{4}|\d{2})\b)"
+    r"|(?P<wd>\b(?:" + "|".join(WEEKDAYS) + r")s?\b)"
+    # A month on its own only when capitalised, and never "May" (the modal verb starts sentences too).
+    r"|(?P<mon>\b(?-i:January|February|March|April|June|July|August|September|October|November|December)\b)",
+    re.IGNORECASE,
+)
+TOKEN_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|[A-Za-z]+(?:['’][a-z]+)?|[$€£¥¢%/:.\-–|]|\S")
+
+
+CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}
+CURRENCY_CODES = {"usd", "eur", "gbp", "cad", "aud", "chf", "jpy", "inr", "nzd", "sgd"}
+CURRENCY_WORDS = {"dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EUR", "pound": "GBP", "pounds": "GBP"}
+BUSINESS = {"business", "working", "work", "banking"}
+PER_WORDS = {"per", "a", "an", "each", "every", "/"}
+APPROX = {"about", "around", "approximately", "roughly", "nearly", "almost", "some", "circa", "~"}
+_MIN_WORDS = ("at least", "minimum of", "no less than", "no fewer than", "not less than", "more than", "over", "above",
+              "exceeding", "from", "no earlier than")
+_MAX_WORDS = ("up to", "within", "at most", "maximum of", "no more than", "not more than", "exceed", "less than",
+              "fewer than", "under", "below", "capped at", "no later than", "limited to")
+_AFTER_BOUND = re.compile(r"\bor\s+(?P<min>more|longer|above|over)|\bor\s+(?P<max>less|fewer|shorter|below|under)",
+                          re.IGNORECASE)
+
+
+def bound_at(text: str, start: int, end: int) -> Bound:
+    """'max' or 'min' when a bound phrase ends right before the figure or 'or more/less' follows it."""
+    before = " " + text[max(0, start - 24):start].lower().rstrip(" $€£")
+    if any(before.endswith(phrase) and not before[-len(phrase) - 1].isalpha() for phrase in _MAX_WORDS):
+        return "max"
+    if any(before.endswith(phrase) and not before[-len(phrase) - 1].isalpha() for phrase in _MIN_WORDS):
+        return "min"
+    after = _AFTER_BOUND.search(text, start, min(len(text), end + 14))  # "10 or more days", "$50 or less"
+    if after:
+        return "min" if after.group("min") else "max"
+    return ""
+
+
+def counted_at(tokens: Sequence[Token], j: int, limit: int = 3) -> tuple[frozenset[str], int]:
+    """Stems of the content words right after a number (the thing counted: "10 full-time employees"), and the end."""
+    words: list[str] = []
+    while j < len(tokens) and len(words) < limit:
+        w = tokens[j][0]
+        if w == "-":
+            j += 1
+            continue
+        if not w[0].isalpha() or w.lower() in STOPWORDS:
+            break
+        words.append(term_stem(w))
+        j += 1
+    return frozenset(words), j
+
+
+def date_parts(m: re.Match[str]) -> tuple[str, DateParts] | None:
+    """("date" or "weekday", parts) of a DATE_RE match, or None when it is not a real date."""
+
+    def month(text: str) -> int:
+        return _MONTHS[text[:3].lower()]
+
+    def year(text: str | None) -> int | None:
+        return None if text is None else int(text) + (2000 if len(text) == 2 else 0)
+
+    def quarter(mon: int | None) -> int | None:
+        return None if mon is None else (mon - 1) // 3 + 1
+
+    g = m.groupdict()
+    if g["iso"]:
+        mon, day = int(g["im"]), int(g["id"])
+        return ("date", (year(g["iy"]), quarter(mon), mon, day)) if 1 <= mon <= 12 and 1 <= day <= 31 else None
+    if g["dmy"] or g["mdy"]:
+        if (g["dm"] or g["mm"]) == "may" and not (g["dy"] or g["my"]):
+            return None  # "up to 5 may attend": the modal verb, not the month
+        mon = month(g["dm"] or g["mm"])
+        day = int(g["dd"] or g["md"])
+        return ("date", (year(g["dy"] or g["my"]), quarter(mon), mon, day)) if 1 <= day <= 31 else None
+    if g["my_"]:
+        mon = month(g["mym"])
+        return "date", (year(g["myy"]), quarter(mon), mon, None)
+    if g["num"]:
+        first, second = int(g["n1"]), int(g["n2"])
+        day, mon = (first, second) if second <= 12 else (second, first)  # day first unless impossible
+        return ("date", (year(g["n3"]), quarter(mon), mon, day)) if 1 <= mon <= 12 and 1 <= day <= 31 else None
+    if g["q"] or g["qw"]:
+        q = int(g["qq"]) if g["q"] else _ORDINAL_WORDS[g["qwn"].lower()]
+        return "date", (year(g["qy"] or g["qwy"]), q, None, None)
+    if g["fy"]:
+        return "date", (year(g["fyy"]), None, None, None)
+    if g["wd"]:
+        return "weekday", (None, None, None, WEEKDAYS.index(g["wd"].lower().rstrip("s")))
+    if g["mon"]:
+        mon = month(g["mon"])
+        return "date", (None, quarter(mon), mon, None)
+    return None
+
+
+def fraction_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
+    """A share written in words at token i ("one fifth of", "a third of", "half of") as a percentage."""
+    word = tokens[i][0].lower()
+    nxt = tokens[i + 1][0].lower() if i + 1 < len(tokens) else ""
+    after = tokens[i + 2][0].lower() if i + 2 < len(tokens) else ""
+    if word == "half" and nxt == "of":
+        return 50.0, i + 1
+    count = 1 if word in ("a", "an", "one") else UNITS.get(word)
+    if count and nxt in _FRACTIONS and after == "of" and (count == 1) == (not nxt.endswith("s")):
+        return 100.0 * count / _FRACTIONS[nxt], i + 2
+    return None
+
+
+def number_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
+    """The number starting at token i (digits or words, with scale words) and the index after it."""
+    first = tokens[i][0].lower()
+    following = tokens[i + 1][0].lower() if i + 1 < len(tokens) else ""
+    if first[0].isdigit():
+        total, current, last, j = 0.0, float(first.replace(",", "")), "digits", i + 1
+    elif first in ("a", "an") and following in ("dozen", "hundred", "thousand"):
+        total, current, last, j = 0.0, 1.0, "unit", i + 1
+    elif first in UNITS or first in TENS or first == "dozen":
+        total, current, last, j = 0.0, 0.0, "", i
+    else:
+        return None
+    while j < len(tokens):
+        w = tokens[j][0].lower()
+        ahead = tokens[j + 1][0].lower() if j + 1 < len(tokens) else ""
+        if w == "-" and last == "tens" and UNITS.get(ahead, 10) < 10:
+            j += 1  # "twenty-five"
+            continue
+        if w in UNITS and (last in ("", "hundred", "scale", "and") or (last == "tens" and UNITS[w] < 10)):
+            current, last = current + UNITS[w], "unit"
+        elif w in TENS and last in ("", "hundred", "scale", "and"):
+            current, last = current + TENS[w], "tens"
+        elif w == "dozen" and last in ("", "unit", "digits"):
+            current, last = (current or 1.0) * 12, "unit"
+        elif w == "hundred" and last in ("unit", "digits", "tens"):
+            current, last = current * 100, "hundred"
+        elif w in ("thousand", "million", "billion") and last in ("unit", "digits", "tens", "hundred"):
+            total, current, last = total + current * _SCALES[w], 0.0, "scale"
+        elif w in ("k", "m", "mn", "bn") and last == "digits" and tokens[j][1] == tokens[j - 1][2]:
+            # "k"/"m"/"bn" scale only when glued to the digits ("$3.5m"), never as a separate word.
+            total, current, last = total + current * _SCALES[w], 0.0, "scale"
+        elif w == "and" and last in ("hundred", "scale") and (ahead in UNITS or ahead in TENS):
+            last = "and"  # "one hundred and twenty"
+        else:
+            break
+        j += 1
+    return (total + current, j) if last else None
+
+
+def unit_word(word: str) -> str:
+    """The singular duration unit a word names ("days" -> "day"), or ""."""
+    word = re.sub(r"['’]s?$", "", word.lower())  # "a week's notice", "30 days' notice"
+    singular = word[:-1] if word.endswith("s") and word[:-1] in DURATIONS else word
+    return singular if singular in DURATIONS else ""
+
+
+def frequency_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
+    """A frequency at token i, as occurrences per year, and the index after it.
+
+    "every six months" and "twice a year" are both 2; "once per quarter" and "every quarter" are both 4.
+    """
+    word = tokens[i][0].lower()
+
+    def period(j: int, count: float) -> tuple[float, int] | None:
+        unit = unit_word(tokens[j][0]) if j < len(tokens) else ""
+        base = "year" if unit in ("year", "yr") else unit
+        return (count * _PER_YEAR[base], j + 1) if base in _PER_YEAR else None
+
+    # "3 days per week" is a rate; "the same quarter a year before" is not.
+    after_duration = i > 1 and bool(unit_word(tokens[i - 1][0])) and number_at(tokens, i - 2) is not None
+    if word in ("every", "each") or (word in ("per", "a", "an") and after_duration):  # "3 days per week" is a rate
+        number = number_at(tokens, i + 1) if i + 1 < len(tokens) and word in ("every", "each") else None
+        if number is not None:
+            found = period(number[1], 1.0)
+            return (found[0] / number[0], found[1]) if found and number[0] else None
+        return period(i + 1, 1.0)
+    count: float | None = _TIMES.get(word)
+    j = i + 1
+    if count is None:
+        number = number_at(tokens, i)
+        if number is None or number[1] >= len(tokens) or tokens[number[1]][0].lower() != "times":
+            return None
+        count, j = number[0], number[1] + 1
+    if j < len(tokens) and tokens[j][0].lower() in ("a", "an", "per", "every", "each"):
+        return period(j + 1, count)
+    return None
+
+
+def article_number_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
+    """One, or a part of one, of a duration unit written without digits, and the index of the unit.
+
+    "within a year" and "a week's notice" are one; "half an hour" and "a quarter of an hour" are parts of one.
+    After a figure "a" is "per" ("10 days a year"), which `frequency_at` reads.
+    """
+
+    def word(k: int) -> str:
+        return tokens[k][0].lower() if 0 <= k < len(tokens) else ""
+
+    first = word(i)
+    if first == "half" and word(i + 1) in ("a", "an") and unit_word(word(i + 2)):
+        return 0.5, i + 2
+    if first in ("a", "one") and word(i + 1) in ("quarter", "half") and word(i + 2) == "of" and word(i + 3) in (
+            "a", "an") and unit_word(word(i + 4)):
+        return (0.25 if word(i + 1) == "quarter" else 0.5), i + 4
+    previous = word(i - 1)
+    if first in ("a", "an") and unit_word(word(i + 1)) and not (
+            previous[:1].isdigit() or unit_word(previous) or previous in _NOT_BEFORE_ARTICLE
+            or word(i + 2) in ("earlier", "ago", "later", "before", "over")):  # "a year earlier": a point, not a span
+        return 1.0, i + 1
+    return None

@@ -1,0 +1,297 @@
+"""Quantities and dates in a sentence, normalised so a claim can be compared with its evidence.
+
+Pure functions. "three business days" and "3 business days", "one hour" and "60 minutes", "$1,200" and
+"USD 1200" normalise to the same value, so a paraphrase keeps its figures and a changed figure shows as a
+conflict: the same kind and unit with a different value (seed 004 §4.3: contradicted, not a miss). Each
+figure also carries the key terms around it, so a figure is compared with the evidence figure that is about
+the same thing ("sales and marketing at $11.3 million"), not with whichever figure happens to be nearby.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from ledger.text.figure_context import describe_figures
+from ledger.text.figures import Agreement, Kind, Quantity, QuantityMatch, Status
+from ledger.text.numbers import (
+    APPROX,
+    BUSINESS,
+    CURRENCY_CODES,
+    CURRENCY_SIGNS,
+    CURRENCY_WORDS,
+    DATE_RE,
+    DAYS_PER_MONTH,
+    DURATIONS,
+    PER_WORDS,
+    TOKEN_RE,
+    Token,
+    article_number_at,
+    bound_at,
+    counted_at,
+    date_parts,
+    fraction_at,
+    frequency_at,
+    number_at,
+    unit_word,
+)
+from ledger.text.terms import STOPWORDS, is_negated, negation_cues, stem
+
+__all__ = [
+    "Agreement", "Quantity", "QuantityMatch", "compare_quantities", "extract_quantities", "is_negated", "negation_cues",
+]  # negation lives in ledger.text.terms; re-exported for callers that compare polarity alongside figures
+
+_PER_ADVERBS = {"daily": "day", "nightly": "night", "weekly": "week", "monthly": "month", "yearly": "year",
+                "annually": "year", "quarterly": "quarter"}
+_LOOSE = ("count", "number", "ordinal")  # kinds whose figure alone may match, whatever noun follows it
+
+
+def extract_quantities(text: str) -> list[Quantity]:
+    """Every money amount, percentage, duration, count, number and date in `text`, normalised."""
+    found: list[Quantity] = []
+    masked = list(text)
+    for m in DATE_RE.finditer(text):
+        parsed = date_parts(m)
+        if parsed is not None:
+            kind, parts = parsed
+            found.append(Quantity(kind, float(parts[3] or 0), parts=parts, text=m.group(0), start=m.start(),  # type: ignore[arg-type]
+                                  end=m.end()))
+            masked[m.start():m.end()] = " " * (m.end() - m.start())  # dates are done; keep their digits from counts
+    tokens = [(m.group(0), m.start(), m.end()) for m in TOKEN_RE.finditer("".join(masked))]
+    i = 0
+    while i < len(tokens):
+        rate = frequency_at(tokens, i)
+        unit_part = article_number_at(tokens, i)
+        share = fraction_at(tokens, i)
+        if rate is not None:
+            found.append(_make("frequency", rate[0], text, tokens[i][1], tokens[rate[1] - 1][2]))
+            i = rate[1]
+        elif share is not None and unit_part is None:
+            found.append(_make("percent", share[0], text, tokens[i][1], tokens[share[1]][2], approx=True))
+            i = share[1] + 1
+        elif (number := unit_part or number_at(tokens, i)) is not None:
+            quantity, i = _classify(text, tokens, i, number[1], number[0])
+            if quantity is not None:
+                found.append(quantity)
+        else:
+            i += 1
+    return describe_figures(text, sorted(found, key=lambda q: q.start))
+
+
+def _classify(
+    text: str, tokens: Sequence[Token], i: int, j: int, value: float
+) -> tuple[Quantity | None, int]:
+    """Decide what the number at tokens[i:j] measures, by the words around it."""
+    start, end = tokens[i][1], tokens[j - 1][2]
+    prev = tokens[i - 1][0] if i > 0 else ""
+    prev2 = tokens[i - 2][0] if i > 1 else ""
+    nxt = tokens[j][0].lower() if j < len(tokens) else ""
+    after = tokens[j + 1][0].lower() if j + 1 < len(tokens) else ""
+    currency = CURRENCY_SIGNS.get(prev) or (prev.upper() if prev.lower() in CURRENCY_CODES else "")
+    if prev == "$" and prev2 in ("US", "A", "C", "NZ", "S") and tokens[i - 2][2] == tokens[i - 1][1]:  # "US$40"
+        currency = {"US": "USD", "A": "AUD", "C": "CAD", "NZ": "NZD", "S": "SGD"}[prev2]
+    if currency:
+        start = tokens[i - 1][1]
+    elif nxt in CURRENCY_CODES or nxt in CURRENCY_WORDS:
+        currency, j = CURRENCY_WORDS.get(nxt) or nxt.upper(), j + 1
+    elif nxt in ("cents", "cent", "¢"):
+        currency, value, j = "USD", value / 100, j + 1  # "70 cents per mile" is $0.70 per mile
+    if currency:
+        per = ""
+        if (j + 1 < len(tokens) and tokens[j][0].lower() in PER_WORDS and tokens[j + 1][0].isalpha()
+                and tokens[j + 1][0].lower() not in STOPWORDS):
+            per, j = stem(tokens[j + 1][0]), j + 2
+        elif j < len(tokens) and tokens[j][0].lower() in _PER_ADVERBS:  # "$35 monthly"
+            per = _PER_ADVERBS[tokens[j][0].lower()]
+        return _make("money", value, text, start, tokens[j - 1][2], unit=currency, per=per), j
+    if nxt in ("%", "percent"):
+        return _make("percent", value, text, start, tokens[j][2]), j + 1
+    if (nxt, after) == ("per", "cent") or (nxt == "percentage" and after.startswith("point")):
+        return _make("percent", value, text, start, tokens[j + 1][2]), j + 2
+    if nxt == "or" and after in ("more", "less", "fewer", "longer", "shorter"):
+        j, nxt = j + 2, (tokens[j + 2][0].lower() if j + 2 < len(tokens) else "")  # "10 or more days"
+    k, business = (j + 1 if nxt == "-" else j), False
+    for _ in range(3):  # up to two modifiers: "10 further banking days", "2 consecutive quarters"
+        word = tokens[k][0].lower() if k < len(tokens) else ""
+        if unit := unit_word(word):
+            family, amount = DURATIONS[unit]
+            family = "business_day" if business else family
+            return _make("duration", value * amount, text, start, tokens[k][2], unit=family, number=value), k + 1
+        if not word.isalpha() or word in STOPWORDS:
+            break
+        business, k = business or word in BUSINESS, k + 1
+    # Times of day: "5 pm", "5:30 p.m.", "17:00".
+    if nxt in ("am", "pm", "a", "p") or (nxt == ":" and j + 1 < len(tokens) and tokens[j + 1][0].isdigit()):
+        minutes = value * 60
+        if nxt == ":":
+            minutes += float(tokens[j + 1][0])
+            j += 2
+            end = tokens[j - 1][2]
+        marker = re.match(r"\s*[aApP]\.?[mM]\b\.?", text[end:])
+        if marker:
+            minutes += 720 if marker.group(0).strip()[0] in "pP" and minutes < 720 else 0
+            end += len(marker.group(0))
+            while j < len(tokens) and tokens[j][1] < end:
+                j += 1
+        if marker or nxt == ":":
+            return _make("time", minutes, text, start, end), j
+    if nxt in ("st", "nd", "rd", "th") and tokens[j][1] == tokens[j - 1][2]:
+        return _make("ordinal", value, text, start, tokens[j][2], context=counted_at(tokens, j + 1)[0]), j + 1
+    if 1900 <= value <= 2100 and tokens[i][0].isdigit() and len(tokens[i][0]) == 4:
+        return _make("date", 0.0, text, start, tokens[i][2], parts=(int(value), None, None, None)), j
+    if (prev[:1].isupper() and prev.isalpha() and len(prev) > 1 and prev.lower() not in STOPWORDS and value < 1000
+            and tokens[i][0].isdigit()):
+        label = frozenset({stem(prev)})  # "Tier 2 vendors": which tier, not how many vendors
+        return _make("number", value, text, start, tokens[j - 1][2], context=label, identifier=True), j
+    counted, k = counted_at(tokens, j)
+    if counted:
+        return _make("count", value, text, start, tokens[k - 1][2], context=counted), j
+    if tokens[i][0].lower() == "one" and j == i + 1:
+        return None, j  # "one of", "no one": a pronoun, not a figure
+    label = frozenset({stem(prev)}) if prev.isalpha() and prev.lower() not in STOPWORDS else frozenset()
+    return _make("number", value, text, start, tokens[j - 1][2], context=label), j
+
+
+def _make(kind: Kind, value: float, text: str, start: int, end: int, **fields: object) -> Quantity:
+    end = max(end, start)
+    fields.setdefault("number", value)
+    words_before = text[max(0, start - 16):start].lower().split()
+    approx = bool(fields.pop("approx", False)) or (bool(words_before) and words_before[-1] in APPROX)
+    return Quantity(kind, value, text=text[start:end], start=start, end=end, bound=bound_at(text, start, end),
+                    approx=approx, **fields)  # type: ignore[arg-type]
+
+
+def _comparable(a: Quantity, b: Quantity) -> bool:
+    """Whether two quantities measure the same thing, so different values would conflict."""
+    if a.kind != b.kind:
+        return False
+    if a.kind == "money":
+        return (a.unit == b.unit or not a.unit or not b.unit) and (a.per == b.per or not a.per or not b.per)
+    if a.kind in ("count", "ordinal"):
+        return bool(a.context & b.context) or not (a.context or b.context)
+    if a.kind == "number":
+        return a.context == b.context
+    if a.kind == "frequency" and a.number != b.number:
+        return max(a.value, b.value) <= 30 * max(min(a.value, b.value), 1e-9)
+    if a.kind == "duration" and a.number != b.number and _unit_size(a) != _unit_size(b):
+        # Another number in another unit measures something else ("5 hours of remote work" is no rival of
+        # "3 days per week"), unless the two are close ("a week" against "2 business days").
+        x, y = _days(a), _days(b)
+        return max(x, y) <= 5 * max(min(x, y), 1e-9)
+    return True  # percent, time, date and weekday always compare
+
+
+def _equal(a: Quantity, b: Quantity) -> bool:
+    """Same value (within rounding, or within a range the evidence gives); opposite bounds never match."""
+    if a.bound and b.bound and a.bound != b.bound:
+        return False  # "at least 10 days" is not "up to 10 days"
+    if b.upper is not None and not (a.ranged or a.bound) and b.value <= a.value <= b.upper:
+        return True
+    x, y = a.value, b.value
+    if a.kind == "duration" and (a.unit == "month") != (b.unit == "month"):
+        x, y = _days(a), _days(b)
+        return abs(x - y) <= 0.04 * max(x, y)  # 1 month vs 30 days: calendar-approximate
+    if a.kind == "frequency":
+        return abs(x - y) <= 0.02 * max(x, y)  # 52 a year is "every week"
+    if a.approx or b.approx:
+        return abs(x - y) <= max(0.05 * max(abs(x), abs(y)), 1.0 if a.kind == "percent" else 0.0)
+    return abs(x - y) <= 1e-6 * max(1.0, abs(x))
+
+
+def _unit_size(q: Quantity) -> float:
+    return round(q.value / q.number, 6) if q.number else 0.0
+
+
+def _days(q: Quantity) -> float:
+    return q.value * DAYS_PER_MONTH if q.unit == "month" else q.value
+
+
+def _date_status(claim: Quantity, evidence: Quantity) -> Status:
+    """matched when no part differs and the evidence is at least as specific; conflict when a part differs."""
+    if claim.kind == "weekday":
+        return "matched" if claim.parts == evidence.parts else "conflict"
+    pairs = list(zip(claim.parts, evidence.parts, strict=True))
+    if any(c is not None and e is not None and c != e for c, e in pairs):
+        return "conflict"
+    return "absent" if any(c is not None and e is None for c, e in pairs) else "matched"
+
+
+def _anchored(q: Quantity, e: Quantity, anchor: int) -> bool:
+    """Whether two figures are about the same thing: two shared context terms (fewer if there are fewer), a label,
+    or the same name ("Tier 2"); bare figures with no words around them are taken to be about the same thing."""
+    if q.identifier or not (q.about or e.about):
+        return True
+    return bool(q.about and e.about) and (anchor >= min(2, len(q.about), len(e.about)) or (anchor >= 1 and e.labelled))
+
+
+def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quantity]) -> Agreement:
+    """For each claim quantity: matched, in conflict with an evidence figure about the same thing, or absent.
+
+    A conflict needs the two figures to be about the same thing (shared context terms or a label): "45 minutes"
+    to complete a course does not contradict "within 21 days" of joining. An equal figure that the evidence
+    attaches to something else, while another figure sits with the claim's words, is a conflict too.
+    """
+    evidence = list(evidence_qs)
+    results: list[QuantityMatch] = []
+    for q in claim_qs:
+        def anchor(e: Quantity, q: Quantity = q) -> int:
+            return len(q.about & e.about)
+
+        peers = [e for e in evidence if _comparable(q, e)]
+        if q.kind in ("date", "weekday"):
+            status = {e: _date_status(q, e) for e in peers}
+            equal = [e for e in peers if status[e] == "matched"]
+            vague = [e for e in peers if status[e] == "absent"]
+        else:
+            equal, vague = [e for e in peers if _equal(q, e)], []
+        others = [e for e in peers if e not in equal and e not in vague and _anchored(q, e, anchor(e))]
+        rival = max(others, key=anchor, default=None)
+        if not equal and q.kind in _LOOSE and not q.identifier:  # "41 hires" and "41 people"
+            equal = [e for e in evidence if e.kind in _LOOSE and not e.identifier and _equal(q, e)]
+        if equal:
+            best = max(equal, key=anchor)
+            if rival is not None and anchor(rival) >= 2 and q.about & rival.about > q.about & best.about:
+                # The evidence attaches the claim's figure to something else, and another figure to everything the
+                # claim says about it: "sales and marketing at $11.3 million" against "sales and marketing: $12.6m".
+                results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
+            else:
+                results.append(QuantityMatch(q, "matched", best, anchor(best)))
+        elif q.kind in ("count", "number", "ordinal", "money") and _derived(q, evidence):
+            results.append(QuantityMatch(q, "matched"))
+        elif rival is not None:
+            results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
+        else:
+            results.append(QuantityMatch(q, "absent", vague[0] if vague else None))
+    return Agreement(tuple(_paired(results, evidence)))
+
+
+def _paired(results: list[QuantityMatch], evidence: list[Quantity]) -> list[QuantityMatch]:
+    """A figure and its date stated together in the claim must be together in the evidence.
+
+    In "612 employees on September 30, up from 587 on June 30" the date of 612 is September 30: a claim of
+    "612 employees on June 30" finds both figures, but another date stands between them.
+    """
+    out = list(results)
+    for n in range(len(out) - 1):
+        a, b = out[n], out[n + 1]
+        if a.status != "matched" or b.status != "matched" or a.evidence is None or b.evidence is None:
+            continue
+        if not {a.claim.kind, b.claim.kind} & {"date", "weekday"}:
+            continue
+        lo, hi = sorted((a.evidence.start, b.evidence.start))
+        for k, m in ((n + 1, b), (n, a)):
+            assert m.evidence is not None
+            found = m.evidence
+            rival = next((e for e in evidence if lo < e.start < hi and e.kind == m.claim.kind
+                          and (e.value, e.parts) != (found.value, found.parts)), None)
+            if rival is not None:
+                out[k] = QuantityMatch(m.claim, "conflict", rival, m.anchor)
+                break
+    return out
+
+
+def _derived(q: Quantity, evidence: Sequence[Quantity]) -> bool:
+    """The claim's figure is the difference of two evidence figures of its kind ("up $3.5 million" from two totals)."""
+    same = [e for e in evidence if e.kind == q.kind and e.unit == q.unit]
+    return any(abs(abs(a.value - b.value) - q.value) <= 1e-6 * max(1.0, q.value)
+               for n, a in enumerate(same) for b in same[n + 1:])
