@@ -22,11 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ingest.embedding import Embedder  # noqa: E402
-from ingest.pipeline import Ingestor  # noqa: E402
 from ledger.backends.base import NO_EVIDENCE_ANSWER  # noqa: E402
 from ledger.core.settings import Settings  # noqa: E402
-from ledger.loop.factory import build_backend  # noqa: E402
-from ledger.loop.pipeline import Pipeline  # noqa: E402
+from ledger.loop.factory import build_ingestor, build_pipeline  # noqa: E402
 from ledger.text.sentences import parse_citations, split_sentences  # noqa: E402
 
 
@@ -39,9 +37,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(home=Path(tmp))
         embedder = Embedder(settings.embedding)
-        Ingestor(settings, embedder=embedder).run([ROOT / "sample_docs"])
-        judge, roles = build_backend(settings, embedder=embedder)
-        pipeline = Pipeline(settings, judge=judge, roles=roles)
+        build_ingestor(settings, embedder=embedder).run([ROOT / "sample_docs"])
+        pipeline = build_pipeline(settings, embedder=embedder)
+        judge = pipeline.judge
         known = {c.hash for c in judge.store.all_chunks()}
         answered, unanswerable = [], []
         for row in rows:

@@ -20,8 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ingest.embedding import Embedder  # noqa: E402
-from ingest.pipeline import Ingestor  # noqa: E402
 from ledger.core.settings import Settings  # noqa: E402
+from ledger.loop.factory import build_ingestor  # noqa: E402
 
 WORDS = [
     "policy",
@@ -97,7 +97,7 @@ def main() -> None:
         embedder.encode(["warm up the model and its tokenizer"])
         embedder.tokenizer.encode("warm up")
 
-        ingestor = Ingestor(settings, embedder=embedder)
+        ingestor = build_ingestor(settings, embedder=embedder)
         started = time.perf_counter()
         report = ingestor.run([corpus])
         pipeline_s = time.perf_counter() - started

@@ -19,10 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ingest.embedding import Embedder  # noqa: E402
-from ingest.pipeline import Ingestor  # noqa: E402
 from ledger.core.settings import Settings  # noqa: E402
-from ledger.judge.judge import Judge  # noqa: E402
 from ledger.judge.support import LocalSupportChecker  # noqa: E402
+from ledger.loop.factory import build_ingestor, build_judge  # noqa: E402
 
 DRAFT = """The nightly hotel cap for standard locations is $220.
 The domestic meal per diem is $75 per day.
@@ -44,8 +43,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(home=Path(tmp))
         embedder = Embedder(settings.embedding)
-        Ingestor(settings, embedder=embedder).run([ROOT / "sample_docs"])
-        judge = Judge(settings, embedder=embedder, checker=LocalSupportChecker(embedder, settings.judge))
+        build_ingestor(settings, embedder=embedder).run([ROOT / "sample_docs"])
+        judge = build_judge(settings, embedder=embedder, checker=LocalSupportChecker(embedder, settings.judge))
         warm = judge.run("warm up", DRAFT)  # loads the model and the tokenizer
         claims = len(warm.entries)
         timings = []

@@ -6,9 +6,10 @@ from functools import lru_cache
 
 from llama_index.core.node_parser import SentenceSplitter
 
-from ingest.embedding import Tokenizer
 from ingest.hashing import chunk_hash, normalise_text
+from ingest.tables import row_sentence
 from ingest.types import LoadedDocument
+from ledger.core.models import Tokenizer
 from ledger.core.types import Chunk
 
 
@@ -75,6 +76,7 @@ def chunk_document(
                 path=doc.path,
                 title=doc.title,
                 doc_date=doc.doc_date,
+                table_rows=[row for row in doc.table_rows if row_sentence(row) in piece],
             )
         )
     return chunks

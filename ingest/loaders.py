@@ -7,7 +7,6 @@ traceback escapes, so one bad file never stops a batch.
 from __future__ import annotations
 
 import io
-import logging
 import re
 import warnings
 import zipfile
@@ -37,10 +36,6 @@ MIME_TYPES: dict[str, str] = {
 SUPPORTED_EXTENSIONS: frozenset[str] = frozenset(MIME_TYPES)
 DEFAULT_MAX_BYTES = 50 * 2**20
 MAX_TITLE_CHARS = 120
-
-# pypdf logs a warning for every recoverable oddity of a PDF (bad xref offsets, odd fonts); on a real
-# collection that floods the terminal with lines the user cannot act on. Real failures still raise.
-logging.getLogger("pypdf").setLevel(logging.ERROR)
 
 _BLANK_LINES = re.compile(r"\n{3,}")
 _INLINE_SPACE = re.compile(r"[ \t\f\v\u00a0]+")

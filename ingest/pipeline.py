@@ -20,12 +20,12 @@ from ingest.chunking import chunk_document
 from ingest.embedding import Embedder
 from ingest.hashing import bytes_digest, document_id, vector_id
 from ingest.loaders import parse_file, read_file
+from ingest.tables import render_tables
 from ingest.types import FailedFile, IngestReport, LoadedDocument
 from ingest.vectorstore import VectorStore
 from ledger.core.errors import LoaderError
-from ledger.core.settings import Settings, load_settings
+from ledger.core.settings import Settings
 from ledger.core.types import Chunk, DocumentInfo
-from ledger.storage.database import open_engine
 from ledger.storage.documents import Registry
 
 
@@ -95,18 +95,13 @@ class Ingestor:
     """Ingests files into one workspace; the model loads only if something needs embedding."""
 
     def __init__(
-        self,
-        settings: Settings | None = None,
-        workspace: str | None = None,
-        embedder: Embedder | None = None,
-        store: VectorStore | None = None,
-        registry: Registry | None = None,
+        self, settings: Settings, workspace: str, *, embedder: Embedder, store: VectorStore, registry: Registry
     ) -> None:
-        self.settings = settings or load_settings()
-        self.workspace = workspace or self.settings.workspace
-        self.embedder = embedder or Embedder(self.settings.embedding)
-        self.store = store or VectorStore(self.settings, self.workspace)
-        self.registry = registry or Registry(open_engine(self.settings), self.workspace)
+        self.settings = settings
+        self.workspace = workspace
+        self.embedder = embedder
+        self.store = store
+        self.registry = registry
 
     def run(self, paths: list[Path], prune: bool = False, progress: IngestProgress | None = None) -> IngestReport:
         """Ingest `paths` (files and folders); one bad file never stops the batch."""
@@ -139,6 +134,8 @@ class Ingestor:
                 report.documents_unchanged += 1
                 return
             doc = parse_file(path, data, mtime)
+            text, rows = render_tables(doc.text)  # tables are parsed here, once: rows become sentences
+            doc = doc.model_copy(update={"text": text, "table_rows": rows})
             chunks = chunk_document(
                 doc,
                 doc_id,

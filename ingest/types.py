@@ -1,10 +1,12 @@
-"""Domain types of ingestion: loaded documents and the ingest report (chunks and documents live in ledger.core.types)."""
+"""Domain types of ingestion: loaded documents and the ingest report (chunks, documents: ledger.core.types)."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 from pydantic import BaseModel, Field
+
+from ledger.core.types import TableRow
 
 
 class LoadedDocument(BaseModel):
@@ -18,6 +20,9 @@ class LoadedDocument(BaseModel):
     doc_date: dt.date | None = Field(None, description="The document's own date, inferred from its text or its mtime.")
     date_source: str = Field(
         "none", description="Where doc_date came from: 'text:<label>' (e.g. 'text:effective date'), 'mtime' or 'none'."
+    )
+    table_rows: list[TableRow] = Field(
+        default_factory=list, description="Table rows, each also written into `text` as one sentence."
     )
 
 

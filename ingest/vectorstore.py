@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -13,8 +14,8 @@ from chromadb.config import Settings as ChromaSettings
 
 from ingest.hashing import vector_id
 from ledger.core.errors import ConfigError, StoreError
-from ledger.core.settings import Settings
-from ledger.core.types import Chunk
+from ledger.core.settings import CHROMA_PORT, Settings
+from ledger.core.types import Chunk, TableRow
 
 _NAME_OK = re.compile(r"[^a-zA-Z0-9._-]")
 _WRITE_BATCH = 1000
@@ -40,18 +41,13 @@ def collection_name(workspace: str) -> str:
 def _client(settings: Settings) -> Any:
     chroma_settings = ChromaSettings(anonymized_telemetry=False)
     try:
-        if settings.chroma_url:
-            match = re.match(r"^(https?)://([^:/]+)(?::(\d+))?/?$", settings.chroma_url)
-            if not match:
-                raise ConfigError(f"EVIDENCE_CHROMA_URL must look like http://host:port, not {settings.chroma_url!r}")
-            scheme, host, port = match.groups()
+        url = settings.chroma_url  # checked when the settings load: http(s), a host and a port, nothing else
+        if url is not None:
             return chromadb.HttpClient(
-                host=host, port=int(port or 8000), ssl=scheme == "https", settings=chroma_settings
+                host=url.host or "", port=url.port or CHROMA_PORT, ssl=url.scheme == "https", settings=chroma_settings
             )
         settings.chroma_path.mkdir(parents=True, exist_ok=True)
         return chromadb.PersistentClient(path=str(settings.chroma_path), settings=chroma_settings)
-    except ConfigError:
-        raise
     except Exception as exc:
         where = settings.chroma_url or settings.chroma_path
         raise StoreError(f"cannot open Chroma at {where}: {exc}") from exc
@@ -164,6 +160,8 @@ def _metadata(chunk: Chunk) -> dict[str, str | int]:
     }
     if chunk.doc_date:
         meta["doc_date"] = chunk.doc_date.isoformat()
+    if chunk.table_rows:  # Chroma metadata holds scalars only: the rows travel as JSON text
+        meta["table_rows"] = json.dumps([row.model_dump() for row in chunk.table_rows], ensure_ascii=False)
     return meta
 
 
@@ -179,4 +177,5 @@ def _chunk(text: str, meta: Any) -> Chunk:
         path=meta.get("path", ""),
         title=meta.get("title", ""),
         doc_date=date.fromisoformat(doc_date) if doc_date else None,
+        table_rows=[TableRow.model_validate(row) for row in json.loads(meta.get("table_rows") or "[]")],
     )

@@ -1,4 +1,4 @@
-"""Test doubles: a fast deterministic embedder (real tokenizer, hashed vectors)."""
+"""Test doubles: a fast deterministic embedder (real tokenizer, hashed vectors) and queue-driven fake roles."""
 
 from __future__ import annotations
 
@@ -9,7 +9,16 @@ import numpy as np
 
 from ingest.embedding import Embedder
 from ingest.hashing import chunk_hash
-from ledger.core.types import Chunk
+from ingest.tables import render_tables
+from ledger.backends.base import (
+    CritiqueRequest,
+    Draft,
+    Extraction,
+    ExtractRequest,
+    RevisionRequest,
+    WriteRequest,
+)
+from ledger.core.types import Chunk, Critique
 
 
 class HashEmbedder(Embedder):
@@ -47,11 +56,12 @@ class Queue:
 class FakeWriter:
     """Returns queued drafts."""
 
-    def __init__(self, *drafts: str) -> None:
+    def __init__(self, *drafts: str, answered: bool = True) -> None:
         self.queue = Queue(*drafts)
+        self.answered = answered
 
-    def run(self, question, evidence):  # type: ignore[no-untyped-def]
-        return self.queue.pop(question, evidence)
+    def run(self, request: WriteRequest) -> Draft:
+        return Draft(str(self.queue.pop(request.question, request.evidence)), self.answered)
 
 
 class FakeSkeptic:
@@ -60,11 +70,16 @@ class FakeSkeptic:
     def __init__(self) -> None:
         self.calls = 0
 
-    def run(self, question, draft, evidence):  # type: ignore[no-untyped-def]
-        from ledger.core.types import Critique
-
+    def run(self, request: CritiqueRequest) -> Critique:
         self.calls += 1
         return Critique(summary="fine")
+
+
+class FakeExtractor:
+    """Returns the claims the judge is told to judge (none by default) with full completeness."""
+
+    def run(self, request: ExtractRequest) -> Extraction:
+        return Extraction([], 1.0, [])
 
 
 class FakeReviser:
@@ -73,20 +88,14 @@ class FakeReviser:
     def __init__(self, *drafts: str) -> None:
         self.queue = Queue(*drafts)
 
-    def run(self, question, draft, ledger, decision, critique, evidence):  # type: ignore[no-untyped-def]
-        return self.queue.pop(draft, decision)
-
-
-class FakeGaps:
-    """Reports full completeness."""
-
-    def run(self, question, answer, evidence):  # type: ignore[no-untyped-def]
-        return 1.0, []
+    def run(self, request: RevisionRequest) -> Draft:
+        return Draft(str(self.queue.pop(request.draft, request.decision)))
 
 
 def make_chunk(
     text: str, title: str = "", day: date | None = None, doc: str = "doc", index: int = 0, start: int = 0
 ) -> Chunk:
-    """A chunk as ingest makes it, with its real hash."""
+    """A chunk as ingest makes it: tables rendered as sentences (cells kept), and its real hash."""
+    text, rows = render_tables(text)
     return Chunk(hash=chunk_hash(text), text=text, document_id=doc, index=index, start_char=start,
-                 end_char=start + len(text), path=f"/docs/{doc}.md", title=title, doc_date=day)
+                 end_char=start + len(text), path=f"/docs/{doc}.md", title=title, doc_date=day, table_rows=rows)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import streamlit as st
 
 from ledger.core.errors import EvidenceError
@@ -23,12 +25,19 @@ def sidebar(config: Settings) -> None:
         st.caption(f"{len(docs)} documents · {sum(d.chunks for d in docs)} chunks indexed")
     where = str(config.home.resolve())
     if config.database_url:
-        from sqlalchemy.engine import make_url
+        from ledger.storage.database import redact_url
 
-        where = make_url(config.database_url).render_as_string(hide_password=True)
+        where = redact_url(config.database_url)
     st.caption(f"Data: {plain(where)}")
 
 
+def quiet_libraries() -> None:
+    """Libraries that log what a user cannot act on: errors only (the CLI does the same in `main`)."""
+    # pypdf warns about every recoverable oddity of an uploaded PDF; real failures still raise.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+
+
+quiet_libraries()
 st.set_page_config(page_title="Evidence Ledger", page_icon=":material/fact_check:", layout="wide")
 st.html(STYLE)
 pages = st.navigation(

@@ -100,9 +100,9 @@ def _ingest(config: Settings, workspace: str, uploads: list[UploadedFile], folde
         progress = PageProgress()
 
         def run() -> IngestReport:
-            from ingest.pipeline import Ingestor
+            from ledger.loop.factory import build_ingestor
 
-            return Ingestor(config, workspace).run(paths, prune=prune, progress=progress)
+            return build_ingestor(config, workspace).run(paths, prune=prune, progress=progress)
 
         report = guarded(run)
         status.update(label="Ingest finished" if report else "Ingest stopped", state="complete" if report else "error")

@@ -5,18 +5,16 @@ from __future__ import annotations
 import logging
 import os
 import re
-import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 import streamlit as st
-from pydantic import ValidationError
 
-from ledger.core.errors import ConfigError, EvidenceError
+from ledger.core.errors import EvidenceError
 from ledger.core.settings import Settings, load_settings
 
 if TYPE_CHECKING:
-    from ledger.core.types import DocumentInfo, RunResult
+    from ledger.core.types import DocumentInfo
     from ledger.loop.recorded import RecordedPipeline
     from ledger.storage.runs import RunStore
 
@@ -45,11 +43,7 @@ def code(text: str) -> str:
 
 def settings() -> Settings:
     """Settings from the environment, read on every rerun so the page always shows the data home in force."""
-    try:
-        return load_settings()
-    except ValidationError as exc:
-        raise ConfigError(f"the settings are invalid (see the EVIDENCE_ environment variables and "
-                          f"EVIDENCE_CONFIG): {exc}") from exc
+    return load_settings()  # an invalid setting is a one-line ConfigError
 
 
 def current_workspace(config: Settings) -> str:
@@ -63,38 +57,17 @@ def anthropic_available(config: Settings) -> bool:
     return bool(config.anthropic.api_key or os.environ.get("ANTHROPIC_API_KEY"))
 
 
-class SharedRecorder:
-    """A RecordedPipeline shared by every browser session, running one question at a time.
-
-    One at a time because a run's audit row counts model calls as the difference of the pipeline's call meter
-    before and after it; two runs at once would each count the other's calls.
-    """
-
-    def __init__(self, pipeline: RecordedPipeline) -> None:
-        self.pipeline = pipeline
-        self._lock = threading.Lock()
-
-    def ask(self, question: str) -> RunResult:
-        """Answer and store."""
-        with self._lock:
-            return self.pipeline.ask(question)
-
-    def verify(self, question: str, draft: str) -> RunResult:
-        """Verify a draft and store."""
-        with self._lock:
-            return self.pipeline.verify(question, draft)
-
-
 @st.cache_resource(show_spinner="Loading the embedding model and the corpus…", max_entries=4)
-def _recorder(backend: str, workspace: str, where: tuple[str, str, str], _config: Settings) -> SharedRecorder:
-    from ledger.loop.recorded import RecordedPipeline
+def _recorder(backend: str, workspace: str, where: tuple[str, str, str], _config: Settings) -> RecordedPipeline:
+    from ledger.loop.factory import build_recorded
 
-    return SharedRecorder(RecordedPipeline(_config.model_copy(update={"backend": backend}), workspace=workspace))
+    return build_recorded(_config.model_copy(update={"backend": backend}), workspace)
 
 
-def recorder(config: Settings, backend: str, workspace: str) -> SharedRecorder:
-    """The recording pipeline of (backend, workspace), built once per process: building it loads the model."""
-    where = (str(config.home.resolve()), config.database_url or "", config.chroma_url or "")
+def recorder(config: Settings, backend: str, workspace: str) -> RecordedPipeline:
+    """The recording pipeline of (backend, workspace), built once per process (building it loads the model) and
+    shared by every browser session: each run has its own call meter, so runs need not wait for each other."""
+    where = (str(config.home.resolve()), config.database_url or "", str(config.chroma_url or ""))
     return _recorder(backend, workspace, where, config)
 
 
@@ -105,10 +78,9 @@ def forget_pipelines() -> None:
 
 def run_store(config: Settings) -> RunStore:
     """The store of runs and audit rows."""
-    from ledger.storage.database import open_engine
-    from ledger.storage.runs import RunStore
+    from ledger.loop.factory import build_run_store
 
-    return RunStore(open_engine(config), config)
+    return build_run_store(config)
 
 
 def guarded(action: Callable[[], T]) -> T | None:
@@ -129,10 +101,9 @@ def guarded(action: Callable[[], T]) -> T | None:
 
 def documents(config: Settings, workspace: str) -> list[DocumentInfo]:
     """The documents registered in a workspace."""
-    from ledger.storage.database import open_engine
-    from ledger.storage.documents import Registry
+    from ledger.loop.factory import build_registry
 
-    return Registry(open_engine(config), workspace).all()
+    return build_registry(config, workspace).all()
 
 
 def backend_picker(config: Settings, *, key: str) -> str:

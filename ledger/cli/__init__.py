@@ -42,7 +42,7 @@ def main() -> None:
     try:
         app()
     except EvidenceError as exc:
-        err_console.print(f"[bold red]error:[/] {exc}", highlight=False)
+        err_console.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)  # one line, however long
         sys.exit(2)
     except KeyboardInterrupt:
         err_console.print("interrupted", style="yellow")
@@ -60,9 +60,10 @@ def main() -> None:
 
 
 def _quiet_libraries() -> None:
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    """Warnings and worse on stderr; libraries that chatter about what a user cannot act on, errors only."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s: %(message)s")
+    # pypdf logs a warning for every recoverable oddity of a PDF (bad xref offsets, odd fonts): on a real
+    # collection that floods the terminal. Real failures still raise and become LoaderErrors.
     for noisy in ("chromadb", "httpx", "httpx2", "sentence_transformers", "transformers", "pypdf"):
         logging.getLogger(noisy).setLevel(logging.ERROR)
 

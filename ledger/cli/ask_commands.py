@@ -27,10 +27,10 @@ def _settings(backend: str | None):  # type: ignore[no-untyped-def]
 
 
 def _recorder(backend: str | None, workspace: str | None):  # type: ignore[no-untyped-def]
-    from ledger.loop.recorded import RecordedPipeline
+    from ledger.loop.factory import build_recorded
 
     with err_console.status("loading models…", spinner="dots"):
-        return RecordedPipeline(_settings(backend), workspace=workspace)
+        return build_recorded(_settings(backend), workspace)
 
 
 def _emit(result, as_json: bool) -> None:  # type: ignore[no-untyped-def]
@@ -162,16 +162,16 @@ def demo(
 
       evidence demo --docs ~/policies --workspace trial
     """
-    from ingest.pipeline import Ingestor
     from ledger.cli.render import render_run, summary_line
     from ledger.core.errors import EvidenceError
+    from ledger.loop.factory import build_ingestor
 
     if not docs.is_dir():
         raise EvidenceError(f"{docs} is not a folder; run the demo from the repository root or pass --docs")
     settings = _settings("local")
     console.rule("[bold]1. ingest")
     with err_console.status(f"ingesting {docs}…", spinner="dots"):
-        report = Ingestor(settings, workspace).run([docs])
+        report = build_ingestor(settings, workspace).run([docs])
     console.print(
         f"{report.documents_added} added, {report.documents_updated} updated, "
         f"{report.documents_unchanged} unchanged, {report.chunks_added} chunks, {len(report.failed)} failed"

@@ -51,11 +51,9 @@ def parse_when(value: str, now: datetime | None = None) -> datetime:
 
 def _store() -> RunStore:
     from ledger.core.settings import load_settings
-    from ledger.storage.database import open_engine
-    from ledger.storage.runs import RunStore
+    from ledger.loop.factory import build_run_store
 
-    settings = load_settings()
-    return RunStore(open_engine(settings), settings)
+    return build_run_store(load_settings())
 
 
 def _print_json(data: Any) -> None:

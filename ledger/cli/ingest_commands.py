@@ -59,11 +59,11 @@ def ingest(
 
       evidence ingest ~/policies --prune
     """
-    from ingest.pipeline import Ingestor
     from ledger.core.settings import load_settings
+    from ledger.loop.factory import build_ingestor
 
     settings = load_settings()
-    ingestor = Ingestor(settings, workspace)
+    ingestor = build_ingestor(settings, workspace)
     show_bars = not as_json and err_console.is_terminal
     with Progress(
         TextColumn("{task.description}"),
@@ -103,11 +103,10 @@ def docs(workspace: WorkspaceOpt = None, as_json: JsonOpt = False) -> None:
       evidence docs --workspace legal --json
     """
     from ledger.core.settings import load_settings
-    from ledger.storage.database import open_engine
-    from ledger.storage.documents import Registry
+    from ledger.loop.factory import build_registry
 
     settings = load_settings()
-    registry = Registry(open_engine(settings), workspace or settings.workspace)
+    registry = build_registry(settings, workspace)
     documents = registry.all()
     if as_json:
         rows = [

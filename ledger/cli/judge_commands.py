@@ -28,14 +28,13 @@ def eval_(
 
       evidence eval bench/data/dev_eval.jsonl --json --predictions /tmp/pred.jsonl
     """
-    from ingest.embedding import Embedder
     from ledger.core.settings import load_settings
     from ledger.judge.evaluation import judge_items, load_items, predicted_label, score, write_predictions
-    from ledger.judge.nli import load_support_checker
+    from ledger.loop.factory import build_embedder, build_support_checker
 
     settings = load_settings()
     items = load_items(file)
-    checker = load_support_checker(settings, Embedder(settings.embedding))
+    checker = build_support_checker(settings, build_embedder(settings))
     with err_console.status(f"judging {len(items)} items…", spinner="dots") if not as_json else nullcontext():
         entries = judge_items(items, checker, settings.judge)
     report = score([i.label for i in items], [predicted_label(e) for e in entries])

@@ -5,9 +5,10 @@ from __future__ import annotations
 import getpass
 import os
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AnyHttpUrl, BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -15,7 +16,11 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from ledger.core.errors import ConfigError
+
 Backend = Literal["local", "anthropic"]
+CHROMA_PORT = 8000  # a Chroma server's own default port, used when EVIDENCE_CHROMA_URL names none
+_SECRET_SETTINGS = ("api_key", "database_url")  # never echoed back in an error message
 
 
 class _Section(BaseModel):
@@ -77,7 +82,12 @@ class RevisionSettings(_Section):
 class AnthropicSettings(_Section):
     """The Claude backend."""
 
-    api_key: str | None = Field(None, description="API key; falls back to ANTHROPIC_API_KEY.")
+    # Assignments are validated too, so `settings.anthropic.api_key = "..."` still stores a SecretStr.
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    api_key: SecretStr | None = Field(
+        None, description="API key; falls back to ANTHROPIC_API_KEY. Never shown in repr or dumps."
+    )
     writer_model: str = Field("claude-haiku-4-5", description="Model that writes and revises.")
     judge_model: str = Field("claude-sonnet-4-5", description="Model that critiques and judges (cross-tier).")
     max_tokens: int = Field(4096, description="Output token cap per call.")
@@ -106,7 +116,9 @@ class Settings(BaseSettings):
 
     home: Path = Field(Path(".evidence"), description="Where the database and Chroma live by default.")
     database_url: str | None = Field(None, description="SQLAlchemy URL; default SQLite at $EVIDENCE_HOME/ledger.db.")
-    chroma_url: str | None = Field(None, description="A Chroma server (http://host:port); default embedded Chroma.")
+    chroma_url: AnyHttpUrl | None = Field(
+        None, description=f"A Chroma server (http(s)://host:port, port {CHROMA_PORT} if none); default embedded Chroma."
+    )
     workspace: str = Field("default", description="Workspace used when a command names none.")
     user: str = Field(default_factory=lambda: _current_user(), description="Recorded in audit rows.")
     backend: Backend = Field("local", description="'local' (offline) or 'anthropic' (Claude).")
@@ -116,6 +128,31 @@ class Settings(BaseSettings):
     revision: RevisionSettings = Field(default_factory=RevisionSettings)
     anthropic: AnthropicSettings = Field(default_factory=AnthropicSettings)
     audit: AuditSettings = Field(default_factory=AuditSettings)
+
+    @field_validator("chroma_url", mode="before")
+    @classmethod
+    def _chroma_port(cls, value: Any) -> Any:
+        """Blank means unset; a URL without a port gets Chroma's own, as `chromadb.HttpClient` would give it."""
+        if not isinstance(value, str):
+            return value
+        if not value.strip():
+            return None
+        parts = urlsplit(value.strip())
+        try:
+            port = parts.port
+        except ValueError:
+            return value  # the URL type says what is wrong with it
+        if parts.scheme not in ("http", "https") or not parts.hostname or port is not None:
+            return value
+        return parts._replace(netloc=f"{parts.netloc}:{CHROMA_PORT}").geturl()
+
+    @field_validator("chroma_url")
+    @classmethod
+    def _chroma_server_only(cls, value: AnyHttpUrl | None) -> AnyHttpUrl | None:
+        """A Chroma server is a host and a port: a path, query or user name would be silently dropped."""
+        if value is not None and (value.path not in (None, "", "/") or value.query or value.fragment or value.username):
+            raise ValueError("must be http://host:port or https://host:port, with no path, query or user name")
+        return value
 
     @classmethod
     def settings_customise_sources(
@@ -156,5 +193,25 @@ def _current_user() -> str:
 
 
 def load_settings(**overrides: object) -> Settings:
-    """Settings from the environment (and EVIDENCE_CONFIG), with explicit overrides on top."""
-    return Settings(**overrides)  # type: ignore[arg-type]
+    """Settings from the environment (and EVIDENCE_CONFIG), with explicit overrides on top.
+
+    Raises ConfigError naming each invalid setting by its environment variable, on one line.
+    """
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        raise ConfigError(f"invalid settings: {describe_errors(exc)}") from exc
+
+
+def describe_errors(exc: ValidationError) -> str:
+    """The problems of a settings validation, on one line: `EVIDENCE_X: what is wrong (got 'value')`."""
+    problems = []
+    for error in exc.errors():
+        names = [str(part) for part in error["loc"]]
+        variable = "EVIDENCE_" + "__".join(names).upper()
+        got = error.get("input")
+        secret = any(n in _SECRET_SETTINGS for n in names) or "@" in str(got)  # user:password@host
+        shown = f" (got {got!r})" if isinstance(got, str | int | float) and not secret else ""
+        message = " ".join(str(error["msg"]).split()).removeprefix("Value error, ")
+        problems.append(f"{variable}: {message}{shown}")
+    return "; ".join(problems)

@@ -31,6 +31,13 @@ CONFLICT = "conflict"
 OUTDATED_SOURCE = "outdated_source"
 
 
+class TableRow(BaseModel):
+    """One row of a table in a document, as parsed at ingest; the chunk text holds it as one sentence."""
+
+    header: list[str] = Field(default_factory=list, description="Column headers, when the table has them.")
+    cells: list[str] = Field(description="The row's cells, in order.")
+
+
 class Chunk(BaseModel):
     """A span of a document, the unit of evidence."""
 
@@ -43,6 +50,9 @@ class Chunk(BaseModel):
     path: str = Field("", description="Path of the source document.")
     title: str = Field("", description="Title of the source document.")
     doc_date: dt.date | None = Field(None, description="Date of the source document, if known.")
+    table_rows: list[TableRow] = Field(
+        default_factory=list, description="Cells of the table rows whose sentences are in this chunk."
+    )
 
 
 class DocumentInfo(BaseModel):

@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field, ValidationError
 
 from ingest.hashing import chunk_hash
+from ingest.tables import render_tables
 from ledger.core.errors import EvidenceError
 from ledger.core.settings import JudgeSettings
 from ledger.core.types import Chunk, Claim, LedgerEntry
@@ -73,27 +74,21 @@ def predicted_label(entry: LedgerEntry) -> str:
     return "supported" if entry.verdict in ("supported", "weak") else entry.verdict
 
 
+def passage_chunk(item_id: str, index: int, passage: str) -> Chunk:
+    """An evidence passage as ingest would chunk it: its tables rendered as sentences, their cells kept."""
+    text, rows = render_tables(passage)
+    return Chunk(
+        hash=chunk_hash(text), text=text, document_id=item_id, index=index, start_char=0, end_char=len(text),
+        path=f"{item_id}#{index}", title=f"evidence {index + 1}", table_rows=rows,
+    )
+
+
 def judge_items(
     items: list[EvalItem], checker: SupportChecker, settings: JudgeSettings | None = None
 ) -> list[LedgerEntry]:
     """Judge every item against its own evidence, all support checks in one batch."""
     settings = settings or JudgeSettings()
-    chunks_per_item = [
-        [
-            Chunk(
-                hash=chunk_hash(text),
-                text=text,
-                document_id=item.id,
-                index=i,
-                start_char=0,
-                end_char=len(text),
-                path=f"{item.id}#{i}",
-                title=f"evidence {i + 1}",
-            )
-            for i, text in enumerate(item.evidence)
-        ]
-        for item in items
-    ]
+    chunks_per_item = [[passage_chunk(item.id, i, text) for i, text in enumerate(item.evidence)] for item in items]
     checks = iter(
         checker.check([(item.claim, c) for item, chunks in zip(items, chunks_per_item, strict=True) for c in chunks])
     )

@@ -4,24 +4,14 @@ from __future__ import annotations
 
 from datetime import date
 
-from ingest.embedding import Embedder
 from ingest.retrieval import Retriever
 from ingest.vectorstore import VectorStore
-from ledger.backends.base import ClaimExtractor
-from ledger.core.settings import JudgeSettings, Settings, load_settings
+from ledger.core.settings import JudgeSettings
 from ledger.core.types import Chunk, Claim, EvidenceLedger, EvidenceMatch, MatchType
 from ledger.judge.claims import extract_claims
 from ledger.judge.entries import decide_entry
 from ledger.judge.metrics import summarize
 from ledger.judge.support import SupportCheck, SupportChecker
-
-
-class RuleClaimExtractor:
-    """The offline claim extractor: Punkt sentences and the seed 004 §3 rules."""
-
-    def run(self, question: str, answer: str) -> list[Claim]:
-        """Claims of `answer`."""
-        return extract_claims(answer, question)
 
 
 def to_match(chunk: Chunk, check: SupportCheck, match_type: MatchType) -> EvidenceMatch:
@@ -40,41 +30,31 @@ def to_match(chunk: Chunk, check: SupportCheck, match_type: MatchType) -> Eviden
 
 
 class Judge:
-    """Judges answers against one workspace. Configuration in the constructor; `run` judges one answer."""
+    """Judges answers against one workspace: claims -> evidence matches -> support checks -> verdicts -> ledger."""
 
     def __init__(
         self,
-        settings: Settings | None = None,
-        *,
-        workspace: str | None = None,
-        store: VectorStore | None = None,
-        embedder: Embedder | None = None,
-        checker: SupportChecker | None = None,
-        extractor: ClaimExtractor | None = None,
-        today: date | None = None,
+        store: VectorStore,
+        retriever: Retriever,
+        checker: SupportChecker,
+        settings: JudgeSettings,
+        today: date,
     ) -> None:
-        self.settings = settings or load_settings()
-        self.workspace = workspace or self.settings.workspace
-        self.embedder = embedder or Embedder(self.settings.embedding)
-        self.store = store or VectorStore(self.settings, self.workspace)
-        if checker is None:
-            from ledger.judge.nli import load_support_checker
-
-            checker = load_support_checker(self.settings, self.embedder)
+        self.store = store
+        self.retriever = retriever
         self.checker = checker
-        self.extractor = extractor or RuleClaimExtractor()
-        self.retriever = Retriever(self.store, self.embedder)
-        self.today = today or date.today()
+        self.settings = settings
+        self.today = today
 
     def run(self, question: str, answer: str) -> EvidenceLedger:
-        """The evidence ledger of `answer`: one entry per claim, and the summary."""
-        return self.judge_claims(self.extractor.run(question, answer))
+        """The evidence ledger of `answer`, its claims split by the rules of seed 004 §3."""
+        return self.judge_claims(extract_claims(answer, question))
 
     def judge_claims(self, claims: list[Claim], settings: JudgeSettings | None = None) -> EvidenceLedger:
         """Match, check and decide every claim; all support checks of the round go in one batch."""
         if not claims:
             return EvidenceLedger(entries=[], summary=summarize([]))
-        judge = settings or self.settings.judge
+        judge = settings or self.settings
         cited_chunks = self.store.get_by_hashes([h for c in claims for h in c.cited])
         searched = self.retriever.search_many([c.text for c in claims], judge.search_k)
 

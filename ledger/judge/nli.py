@@ -10,7 +10,6 @@ cannot be loaded (no model hub on this machine) the local checker is used alone,
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ledger.core.errors import ModelError
+from ledger.core.models import load_cross_encoder
 from ledger.core.types import Chunk
 from ledger.judge.support import LocalSupportChecker, SupportCheck, SupportChecker
 
@@ -75,24 +75,6 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     if local.support == "none" and local.quote and entail >= t.rescue:
         return replace(local, support="partial", rule="nli", reason=f"the model finds it entailed ({said})")
     return replace(local, reason=f"{local.reason} ({said})")
-
-
-def load_cross_encoder(model_name: str, device: str = "cpu") -> Any:
-    """The CrossEncoder `model_name` (a hub id or a directory), offline unless HF_HUB_OFFLINE=0 says otherwise.
-
-    Offline means the local cache or directory only, so a machine without a hub fails at once instead of
-    waiting on connection timeouts. Raises ModelError with a one-line reason.
-    """
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    offline = os.environ["HF_HUB_OFFLINE"].strip().lower() not in ("0", "false", "no", "off", "")
-    try:
-        from sentence_transformers import CrossEncoder
-
-        # local_files_only as well as the variable: huggingface_hub reads the variable once, at import.
-        return CrossEncoder(model_name, device=device, local_files_only=offline)
-    except Exception as exc:  # missing files, no hub, bad config: all mean "cannot load"
-        first_line = (str(exc).strip().splitlines() or [""])[0][:160]
-        raise ModelError(f"{exc.__class__.__name__}: {first_line}") from exc
 
 
 class CrossEncoderSupportChecker:

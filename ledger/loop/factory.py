@@ -1,4 +1,9 @@
-"""Build a backend's judge and roles from settings: `local` (offline) or `anthropic` (Claude)."""
+"""The composition root: the one place that builds the product's parts from settings and wires them together.
+
+The CLI, the UI, the benches and the tests build through here; every other constructor takes its collaborators
+and builds nothing of its own. Claude is built only for `backend = "anthropic"`, so offline runs never import
+its SDK; `http_client` lets tests fake Claude at the HTTP layer.
+"""
 
 from __future__ import annotations
 
@@ -6,63 +11,125 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from ingest.embedding import Embedder
-from ledger.backends.base import CallMeter
+from ingest.pipeline import Ingestor
+from ingest.retrieval import Retriever
+from ingest.vectorstore import VectorStore
+from ledger.backends.base import Roles
 from ledger.core.settings import Settings
 from ledger.judge.judge import Judge
+from ledger.judge.nli import load_support_checker
+from ledger.judge.support import SupportChecker
+from ledger.loop.pipeline import Pipeline
+from ledger.loop.recorded import RecordedPipeline
+from ledger.storage.database import open_engine
+from ledger.storage.documents import Registry
+from ledger.storage.runs import RunStore
 
 if TYPE_CHECKING:
     import httpx2
 
-    from ledger.loop.pipeline import Roles
+    from ledger.backends.anthropic.client import ClaudeClient
 
 
-def build_backend(
-    settings: Settings,
-    *,
-    workspace: str | None = None,
-    today: date | None = None,
-    judge: Judge | None = None,
-    embedder: Embedder | None = None,
-    http_client: httpx2.Client | None = None,
-) -> tuple[Judge, Roles]:
-    """The judge and roles of `settings.backend`; `http_client` lets tests fake Claude at the HTTP layer."""
-    from ledger.loop.pipeline import Roles
+def build_embedder(settings: Settings) -> Embedder:
+    """The sentence embedder of the settings (the model itself loads on first use, once per process)."""
+    return Embedder(settings.embedding)
 
-    embedder = embedder or (judge.embedder if judge else Embedder(settings.embedding))
-    meter = CallMeter()
-    if settings.backend == "anthropic":
-        from ledger.backends.anthropic.client import ClaudeClient
-        from ledger.backends.anthropic.roles import (
-            ClaudeClaimExtractor,
-            ClaudeReviser,
-            ClaudeSkeptic,
-            ClaudeSupportChecker,
-            ClaudeWriter,
-        )
 
-        client = ClaudeClient(settings.anthropic, meter, http_client=http_client)
-        extractor = ClaudeClaimExtractor(client, settings.anthropic)
-        judge = judge or Judge(
-            settings, workspace=workspace, embedder=embedder, today=today,
-            checker=ClaudeSupportChecker(client, settings.anthropic, embedder), extractor=extractor,
-        )
-        roles = Roles(
-            writer=ClaudeWriter(client, settings.anthropic),
-            skeptic=ClaudeSkeptic(client, settings.anthropic),
-            reviser=ClaudeReviser(client, settings.anthropic),
-            gaps=extractor,
-            meter=meter,
-        )
-        return judge, roles
-
-    from ledger.backends.local import LocalGapFinder, LocalWriter, RuleReviser, RuleSkeptic
-
-    judge = judge or Judge(settings, workspace=workspace, embedder=embedder, today=today)
-    writer = LocalWriter(embedder, settings)
-    return judge, Roles(
-        writer=writer,
-        skeptic=RuleSkeptic(),
-        reviser=RuleReviser(embedder, settings),
-        gaps=LocalGapFinder(),
-        meter=meter,
+def build_ingestor(settings: Settings, workspace: str | None = None, *, embedder: Embedder | None = None) -> Ingestor:
+    """An ingestor for one workspace."""
+    workspace = workspace or settings.workspace
+    return Ingestor(
+        settings,
+        workspace,
+        embedder=embedder or build_embedder(settings),
+        store=VectorStore(settings, workspace),
+        registry=Registry(open_engine(settings), workspace),
     )
+
+
+def build_registry(settings: Settings, workspace: str | None = None) -> Registry:
+    """The document registry of one workspace."""
+    return Registry(open_engine(settings), workspace or settings.workspace)
+
+
+def build_run_store(settings: Settings) -> RunStore:
+    """The store of runs, ledgers and audit rows."""
+    return RunStore(open_engine(settings), settings)
+
+
+def build_support_checker(settings: Settings, embedder: Embedder) -> SupportChecker:
+    """The offline support checker of the settings (used by `evidence eval` and the local judge)."""
+    return load_support_checker(settings, embedder)
+
+
+def build_judge(
+    settings: Settings,
+    workspace: str | None = None,
+    *,
+    embedder: Embedder,
+    checker: SupportChecker | None = None,
+    today: date | None = None,
+) -> Judge:
+    """The judge of one workspace."""
+    store = VectorStore(settings, workspace or settings.workspace)
+    return Judge(
+        store,
+        Retriever(store, embedder),
+        checker or build_support_checker(settings, embedder),
+        settings.judge,
+        today or date.today(),
+    )
+
+
+def build_pipeline(
+    settings: Settings,
+    workspace: str | None = None,
+    *,
+    embedder: Embedder | None = None,
+    today: date | None = None,
+    http_client: httpx2.Client | None = None,
+) -> Pipeline:
+    """The full loop of `settings.backend` over one workspace."""
+    workspace = workspace or settings.workspace
+    embedder = embedder or build_embedder(settings)
+    today = today or date.today()
+    if settings.backend == "anthropic":
+        client = _claude(settings, http_client)
+        from ledger.backends.anthropic.roles import ClaudeSupportChecker, claude_roles
+
+        judge = build_judge(
+            settings, workspace, embedder=embedder, today=today,
+            checker=ClaudeSupportChecker(client, settings.anthropic, embedder),
+        )
+        roles = claude_roles(client, settings.anthropic)
+    else:
+        judge = build_judge(settings, workspace, embedder=embedder, today=today)
+        roles = _local_roles(settings, embedder)
+    return Pipeline(settings, workspace=workspace, retriever=judge.retriever, judge=judge, roles=roles, today=today)
+
+
+def build_recorded(
+    settings: Settings,
+    workspace: str | None = None,
+    *,
+    embedder: Embedder | None = None,
+    today: date | None = None,
+    http_client: httpx2.Client | None = None,
+) -> RecordedPipeline:
+    """The full loop whose every run is stored with its audit row."""
+    pipeline = build_pipeline(settings, workspace, embedder=embedder, today=today, http_client=http_client)
+    return RecordedPipeline(settings, pipeline, build_run_store(settings))
+
+
+def _local_roles(settings: Settings, embedder: Embedder) -> Roles:
+    from ledger.backends.local import LocalWriter, RuleClaimExtractor, RuleReviser, RuleSkeptic
+
+    writer = LocalWriter(embedder, settings.revision)
+    return Roles(writer=writer, skeptic=RuleSkeptic(), extractor=RuleClaimExtractor(), reviser=RuleReviser(writer))
+
+
+def _claude(settings: Settings, http_client: httpx2.Client | None) -> ClaudeClient:
+    from ledger.backends.anthropic.client import ClaudeClient
+
+    return ClaudeClient(settings.anthropic, http_client=http_client)

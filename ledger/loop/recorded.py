@@ -6,52 +6,54 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from ledger.core.metering import CallMeter
 from ledger.core.settings import Settings
 from ledger.core.types import Mode, RunResult
 from ledger.loop.pipeline import Pipeline, new_session_id
-from ledger.storage.database import open_engine
 from ledger.storage.runs import RunStore
 
 
 class RecordedPipeline:
-    """A pipeline whose runs are all stored: a failed run leaves an audit row and no half-written ledger."""
+    """A pipeline whose runs are all stored: a failed run leaves an audit row and no half-written ledger.
 
-    def __init__(
-        self,
-        settings: Settings,
-        pipeline: Pipeline | None = None,
-        store: RunStore | None = None,
-        workspace: str | None = None,
-    ) -> None:
+    Safe to share between threads: every run has its own call meter and its own database transaction.
+    """
+
+    def __init__(self, settings: Settings, pipeline: Pipeline, store: RunStore) -> None:
         self.settings = settings
-        self.pipeline = pipeline or Pipeline(settings, workspace=workspace)
-        self.store = store or RunStore(open_engine(settings), settings)
+        self.pipeline = pipeline
+        self.store = store
+
+    @property
+    def workspace(self) -> str:
+        """The workspace the runs are answered from."""
+        return self.pipeline.workspace
 
     def ask(self, question: str) -> RunResult:
         """Answer and store."""
-        return self._recorded("answer", question, lambda: self.pipeline.ask(question))
+        return self._recorded("answer", question, lambda meter: self.pipeline.ask(question, meter))
 
     def verify(self, question: str, draft: str) -> RunResult:
         """Verify a draft and store."""
-        return self._recorded("verify", question, lambda: self.pipeline.verify(question, draft))
+        return self._recorded("verify", question, lambda meter: self.pipeline.verify(question, draft, meter))
 
-    def _recorded(self, mode: Mode, question: str, run: Callable[[], RunResult]) -> RunResult:
+    def _recorded(self, mode: Mode, question: str, run: Callable[[CallMeter], RunResult]) -> RunResult:
         started = datetime.now(UTC)
         clock = time.perf_counter()
-        meter = self.pipeline.roles.meter
-        calls_before = meter.calls
+        meter = CallMeter()
         try:
-            result = run()
+            result = run(meter)
         except Exception as exc:
             self.store.save_failed_run(
                 new_session_id(),
                 question,
                 mode,
-                self.pipeline.judge.workspace,
+                self.pipeline.workspace,
                 exc,
                 started_at=started,
                 duration_ms=int((time.perf_counter() - clock) * 1000),
-                llm_calls=meter.calls - calls_before,
+                llm_calls=meter.calls,
+                token_usage=meter.usage,
                 backend=self.settings.backend,
             )
             raise

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ledger.core.settings import Settings
-from ledger.core.types import EvidenceLedger, RevisionDecision, RiskLevel
+from ledger.core.types import EvidenceLedger, RevisionDecision, RiskLevel, RunWarning
 
 # Seed 000: the riskier the question, the more evidence an answer needs.
 COVERAGE_BY_RISK: dict[RiskLevel, float] = {"low": 0.0, "medium": 0.0, "high": 0.9, "critical": 0.95}
@@ -60,3 +60,20 @@ def decide_revision(ledger: EvidenceLedger, revisions_done: int, thresholds: Thr
         reason = f"Coverage {coverage:.0%} below {thresholds.coverage_target:.0%} threshold"
         instructions.append("Strengthen citations or remove unsupported claims")
     return RevisionDecision(should_revise=True, reason=reason, instructions=instructions)
+
+
+def termination_warnings(ledger: EvidenceLedger, first_coverage: float | None = None) -> list[RunWarning]:
+    """Seed 004 §6.3: NO_IMPROVEMENT when revisions did not raise coverage, UNSUPPORTED_CLAIMS when some remain."""
+    warnings: list[RunWarning] = []
+    if first_coverage is not None and ledger.summary.evidence_coverage <= first_coverage:
+        warnings.append(RunWarning(code="NO_IMPROVEMENT", message="Revisions did not improve evidence coverage"))
+    unsupported = [e for e in ledger.entries if e.verdict == "not_found" and e.claim.importance != "minor"]
+    if unsupported:
+        warnings.append(
+            RunWarning(
+                code="UNSUPPORTED_CLAIMS",
+                message=f"{len(unsupported)} material claims could not be verified",
+                details=[e.claim.text for e in unsupported],
+            )
+        )
+    return warnings

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from sqlalchemy import Connection, Engine, event, text
+from sqlalchemy import Connection, Engine, event, make_url, text
+from sqlalchemy.exc import ArgumentError
 from sqlmodel import create_engine
 
 from ledger.core.errors import StoreError
@@ -73,24 +74,29 @@ def migrate(engine: Engine) -> list[int]:
 
 @cache
 def _engine_for(url: str) -> Engine:
-    if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
-
-        @event.listens_for(engine, "connect")
-        def _sqlite_pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
-            # WAL + busy timeout: the UI can read while a CLI ingest writes.
-            cur = dbapi_conn.cursor()
-            cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA busy_timeout=30000")
-            cur.execute("PRAGMA foreign_keys=ON")
-            cur.close()
-
-    else:
-        engine = create_engine(url, pool_pre_ping=True)
     try:
+        engine = _create(url)
         migrate(engine)
-    except Exception as exc:  # the driver's own errors vary by backend
-        raise StoreError(f"cannot open the database at {_redact(url)}: {exc.__class__.__name__}: {exc}") from exc
+    except Exception as exc:  # the driver's own errors vary by backend; a bad URL or a missing driver fails here too
+        reason = _mask_password(url, f"{exc.__class__.__name__}: {exc}")
+        raise StoreError(f"cannot open the database at {redact_url(url)}: {reason}") from exc
+    return engine
+
+
+def _create(url: str) -> Engine:
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+    @event.listens_for(engine, "connect")
+    def _sqlite_pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+        # WAL + busy timeout: the UI can read while a CLI ingest writes.
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+
     return engine
 
 
@@ -101,14 +107,29 @@ def open_engine(settings: Settings) -> Engine:
     return _engine_for(settings.sqlalchemy_url)
 
 
-def _redact(url: str) -> str:
-    """Hide a password in a database URL before it reaches a message."""
-    if "@" in url and "://" in url:
-        scheme, rest = url.split("://", 1)
-        creds, host = rest.rsplit("@", 1)
-        user = creds.split(":", 1)[0]
-        return f"{scheme}://{user}:***@{host}"
-    return url
+def redact_url(url: str) -> str:
+    """A database URL fit for a message: its password shown as ***, even when the URL does not parse."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):  # not a URL SQLAlchemy reads: mask what looks like user:password@ by hand
+        credentials, at, host = url.rpartition("@")
+        scheme_end = credentials.find("://")
+        colon = credentials.find(":", scheme_end + 3 if scheme_end >= 0 else 0)
+        return f"{credentials[:colon]}:***{at}{host}" if at and colon >= 0 else url
+
+
+def _mask_password(url: str, message: str) -> str:
+    """`message` (a driver's error, say) with the URL and its password, as written or decoded, masked."""
+    message = message.replace(url, redact_url(url))
+    credentials = url.rpartition("@")[0]
+    written = credentials.split("://", 1)[-1].partition(":")[2]
+    try:
+        decoded = make_url(url).password
+    except (ArgumentError, ValueError):
+        decoded = None
+    for password in {written, str(decoded or "")} - {""}:
+        message = message.replace(password, "***")
+    return message
 
 
 @migration(2, "runs_ledger_audit")

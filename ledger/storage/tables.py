@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from sqlalchemy import UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -51,6 +52,7 @@ class LedgerEntryRow(SQLModel, table=True):
     """One claim of one round of a run, with its verdict and deciding evidence (for queries; the run JSON is whole)."""
 
     __tablename__ = "ledger_entries"
+    __table_args__ = (UniqueConstraint("session_id", "round", "position"),)
 
     id: int | None = Field(default=None, primary_key=True)
     session_id: str = Field(foreign_key="runs.session_id", index=True)

@@ -2,7 +2,8 @@
 
 A figure is compared with the evidence figure that is about the same thing ("sales and marketing at $11.3
 million"), so each gets the words around it: those before it in its sentence, the descriptive phrase after it
-("$75 per day for domestic travel"), or its table row. Pure; used by `ledger.text.quantities`.
+("$75 per day for domestic travel"). Tables reach here as sentences (ingest renders every row as one).
+Pure; used by `ledger.text.quantities`.
 """
 
 from __future__ import annotations
@@ -33,13 +34,9 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
         qs = [q for q in found if line_start <= q.start < line_start + len(line)]
         if not qs:
             continue
-        cursor, described, shared = line_start, [], frozenset[str]()
-        row = frozenset(key_terms(_strip_figures(line, qs, line_start))) if "|" in line else None
+        cursor, shared = line_start, frozenset[str]()
+        described: list[Quantity] = []
         for n, q in enumerate(qs):
-            if row is not None:  # a table row: every cell describes every figure in it
-                about = row if line.count("|") <= 8 else _cells_around(text, q, line_start, line)
-                described.append(replace(q, about=about))
-                continue
             stop = qs[n + 1].start if n + 1 < len(qs) else line_start + len(line)
             tail = text[q.end:stop]
             trailing = _TRAILING.match(tail) if n + 1 < len(qs) else None
@@ -77,16 +74,6 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                 described[n + 1] = replace(nxt, about=union, ranged=True)
         out += described
     return out
-
-
-def _cells_around(text: str, q: Quantity, line_start: int, line: str) -> frozenset[str]:
-    """A table flattened onto one line has lost its rows: a figure is described by its cell and the two beside it."""
-    bars = [line_start + i for i, c in enumerate(line) if c == "|"]
-    before = [b for b in bars if b < q.start][-2:]
-    after = [b for b in bars if b >= q.end][:2]
-    start = before[0] + 1 if before else line_start
-    end = after[-1] if after else line_start + len(line)
-    return frozenset(key_terms(text[start:q.start] + " " + text[q.end:end]))
 
 
 def _lines(text: str) -> list[tuple[int, str]]:

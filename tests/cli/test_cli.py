@@ -52,3 +52,25 @@ def test_batch_questions_print_one_json_object_per_line_in_input_order(home: Pat
     assert {f["type"] for f in rows[1]["risk_flags"]} & {"no_evidence", "unanswered"}
     listed = evidence(home, "audit", "list", "--json")
     assert len(json.loads(listed.stdout)) == 2  # both runs were stored with audit rows
+
+
+def test_a_malformed_chroma_url_is_a_one_line_settings_error(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EVIDENCE_CHROMA_URL", "chroma.internal:8000")  # no scheme
+    done = evidence(home, "docs")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "error: invalid settings: EVIDENCE_CHROMA_URL: URL scheme should be 'http' or 'https' "
+        "(got 'chroma.internal:8000')"
+    ]
+
+
+@pytest.mark.model
+def test_a_damaged_pdf_ingests_without_flooding_stderr(home: Path, tmp_path: Path) -> None:
+    from tests.ingest.test_loaders import make_pdf
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "bad_xref.pdf").write_bytes(make_pdf(["Recovered text"], bad_xref=True))
+    done = evidence(home, "ingest", str(docs))
+    assert done.returncode == 0, done.stderr
+    assert "pypdf" not in done.stderr and "startxref" not in done.stderr  # pypdf's recovery chatter stays quiet

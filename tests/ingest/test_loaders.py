@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import logging
 import os
 import re
 import zipfile
@@ -239,15 +238,11 @@ def test_pdf_encrypted_without_a_user_password_still_loads(tmp_path: Path) -> No
     assert "Locked for printing only" in load_file(path).text
 
 
-def test_damaged_but_recoverable_pdf_loads_without_flooding_the_log(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_damaged_but_recoverable_pdf_loads(tmp_path: Path) -> None:
+    # pypdf logs warnings while recovering; the CLI and the UI quiet them (tests/cli: ..._without_flooding_stderr).
     path = tmp_path / "bad_xref.pdf"
     path.write_bytes(make_pdf(["Recovered text"], bad_xref=True))
-    with caplog.at_level(logging.WARNING):
-        doc = load_file(path)
-    assert "Recovered text" in doc.text
-    assert [r for r in caplog.records if r.name.startswith("pypdf")] == []
+    assert "Recovered text" in load_file(path).text
 
 
 # ------------------------------------------------------------------------------ sample corpus

@@ -10,6 +10,7 @@ import pytest
 from ingest.hashing import vector_id
 from ingest.pipeline import Ingestor
 from ledger.core.settings import Settings
+from ledger.loop.factory import build_ingestor
 from tests.fakes import HashEmbedder
 
 
@@ -32,7 +33,7 @@ def _agree(ingestor: Ingestor) -> None:
 
 @pytest.fixture
 def ingestor(settings: Settings) -> Ingestor:
-    return Ingestor(settings, embedder=HashEmbedder())
+    return build_ingestor(settings, embedder=HashEmbedder())
 
 
 def test_second_run_adds_nothing_and_reports_every_document_unchanged(ingestor: Ingestor, tmp_path: Path) -> None:
@@ -105,6 +106,6 @@ def test_missing_path_is_reported_not_raised(ingestor: Ingestor, tmp_path: Path)
 
 def test_workspaces_are_separate(settings: Settings, tmp_path: Path) -> None:
     _write_corpus(tmp_path / "docs", n=2)
-    Ingestor(settings, "alpha", embedder=HashEmbedder()).run([tmp_path / "docs"])
-    beta = Ingestor(settings, "beta", embedder=HashEmbedder())
+    build_ingestor(settings, "alpha", embedder=HashEmbedder()).run([tmp_path / "docs"])
+    beta = build_ingestor(settings, "beta", embedder=HashEmbedder())
     assert beta.registry.all() == [] and beta.store.count() == 0

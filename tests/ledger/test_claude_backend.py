@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 
+import anthropic
 import pytest
 
 from ledger.backends.anthropic.client import ClaudeClient
@@ -18,8 +20,16 @@ from ledger.backends.anthropic.roles import (
     ClaudeWriter,
     locate_quote,
 )
-from ledger.backends.base import NO_EVIDENCE_ANSWER, CallMeter
+from ledger.backends.base import (
+    NO_EVIDENCE_ANSWER,
+    CritiqueRequest,
+    Extraction,
+    ExtractRequest,
+    RevisionRequest,
+    WriteRequest,
+)
 from ledger.core.errors import ConfigError, MalformedOutputError, ModelError
+from ledger.core.metering import CallMeter, metering
 from ledger.core.settings import AnthropicSettings
 from ledger.core.types import Chunk, Claim, Critique, EvidenceLedger, EvidenceMatch, LedgerEntry, RevisionDecision
 from ledger.judge.metrics import summarize
@@ -62,7 +72,7 @@ CLAIMS = [
 
 @dataclass
 class Roles:
-    """The anthropic backend's roles on one client, wired as the factory wires them."""
+    """The anthropic backend's roles on one client, wired as the factory wires them, and the run's meter."""
 
     client: ClaudeClient
     writer: ClaudeWriter
@@ -70,21 +80,27 @@ class Roles:
     extractor: ClaudeClaimExtractor
     checker: ClaudeSupportChecker
     reviser: ClaudeReviser
+    meter: CallMeter
 
     @classmethod
-    def on(cls, client: ClaudeClient) -> Roles:
+    def on(cls, client: ClaudeClient, meter: CallMeter) -> Roles:
         settings = client.settings
         return cls(client, ClaudeWriter(client, settings), ClaudeSkeptic(client, settings),
                    ClaudeClaimExtractor(client, settings), ClaudeSupportChecker(client, settings, HashEmbedder()),
-                   ClaudeReviser(client, settings))
+                   ClaudeReviser(client, settings), meter)
 
-    @property
-    def gap_finder(self) -> ClaudeClaimExtractor:
-        return self.extractor  # completeness and gaps come from the extraction call
+    def write(self, question: str, evidence: list[Chunk]) -> str:
+        return self.writer.run(WriteRequest(question, evidence)).text
 
-    @property
-    def meter(self) -> CallMeter:
-        return self.client.meter
+    def critique(self, question: str, draft: str, evidence: list[Chunk]) -> Critique:
+        return self.skeptic.run(CritiqueRequest(question, draft, evidence))
+
+    def extract(self, question: str, answer: str) -> Extraction:
+        return self.extractor.run(ExtractRequest(question, answer, CHUNKS))
+
+    def revise(self, question: str, draft: str, ledger: EvidenceLedger, decision: RevisionDecision,
+               critique: Critique, evidence: list[Chunk]) -> str:
+        return self.reviser.run(RevisionRequest(question, draft, ledger, decision, critique, evidence)).text
 
 
 def support_reply(claims: int, chunks: int = 3) -> dict:
@@ -103,18 +119,28 @@ def fake() -> FakeClaude:
 
 
 @pytest.fixture
-def sleeps() -> list[float]:
-    return []
+def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The SDK's waits between retries, recorded instead of slept."""
+    waits: list[float] = []
+    monkeypatch.setattr(anthropic._base_client.time, "sleep", waits.append)
+    return waits
+
+
+@pytest.fixture
+def meter() -> Iterator[CallMeter]:
+    """The call meter of the test's run."""
+    with metering() as active:
+        yield active
 
 
 @pytest.fixture
 def settings() -> AnthropicSettings:
-    return AnthropicSettings(writer_model=WRITER, judge_model=JUDGE, max_retries=3)
+    return AnthropicSettings(writer_model=WRITER, judge_model=JUDGE, max_retries=3, api_key="test-key")
 
 
 @pytest.fixture
-def roles(fake: FakeClaude, sleeps: list[float], settings: AnthropicSettings) -> Roles:
-    return Roles.on(ClaudeClient(settings, CallMeter(), client=fake.client(), sleep=sleeps.append))
+def roles(fake: FakeClaude, sleeps: list[float], settings: AnthropicSettings, meter: CallMeter) -> Roles:
+    return Roles.on(ClaudeClient(settings, http_client=fake.http_client()), meter)
 
 
 def flawed_ledger() -> tuple[EvidenceLedger, RevisionDecision]:
@@ -147,12 +173,11 @@ def run_round(roles: Roles, fake: FakeClaude, *, revise: bool) -> None:
     fake.enqueue_tool("submit_support", support_reply(7), usage={"cache_read_input_tokens": 500})
     if revise:
         ledger, decision = flawed_ledger()
-        draft = roles.reviser.run(QUESTION, ANSWER, ledger, decision, Critique(), CHUNKS)
+        draft = roles.revise(QUESTION, ANSWER, ledger, decision, Critique(), CHUNKS)
     else:
-        draft = roles.writer.run(QUESTION, CHUNKS)
-    roles.skeptic.run(QUESTION, draft, CHUNKS)
-    claims = roles.extractor.run(QUESTION, draft)
-    roles.gap_finder.run(QUESTION, draft, CHUNKS)
+        draft = roles.write(QUESTION, CHUNKS)
+    roles.critique(QUESTION, draft, CHUNKS)
+    claims = roles.extract(QUESTION, draft).claims
     roles.checker.check([(c.text, chunk) for c in claims for chunk in CHUNKS])
     assert not fake.queue, "every queued reply is used exactly once"
 
@@ -162,7 +187,7 @@ def run_round(roles: Roles, fake: FakeClaude, *, revise: bool) -> None:
 
 def test_writer_returns_the_answer_from_the_forced_tool_on_the_writer_model(roles: Roles, fake: FakeClaude):
     fake.enqueue_tool("submit_answer", {"answer": f"  {ANSWER}\n"})
-    assert roles.writer.run(QUESTION, CHUNKS) == ANSWER
+    assert roles.write(QUESTION, CHUNKS) == ANSWER
     request = fake.requests[0]
     assert request["model"] == WRITER
     assert request["tool_choice"] == {"type": "tool", "name": "submit_answer"}
@@ -172,7 +197,7 @@ def test_writer_returns_the_answer_from_the_forced_tool_on_the_writer_model(role
 
 
 def test_writer_without_evidence_answers_canned_and_calls_nobody(roles: Roles, fake: FakeClaude):
-    assert roles.writer.run(QUESTION, []) == NO_EVIDENCE_ANSWER
+    assert roles.write(QUESTION, []) == NO_EVIDENCE_ANSWER
     assert fake.requests == [] and roles.meter.calls == 0
 
 
@@ -184,7 +209,7 @@ def test_skeptic_critique_is_parsed_on_the_judge_model(roles: Roles, fake: FakeC
         ],
         "summary": "Two problems.",
     })
-    critique = roles.skeptic.run(QUESTION, ANSWER, CHUNKS)
+    critique = roles.critique(QUESTION, ANSWER, CHUNKS)
     assert [(i.kind, i.sentence) for i in critique.issues] == [("unknown_figure", SENTENCES[3]), ("unanswered", "")]
     assert critique.summary == "Two problems."
     assert fake.requests[0]["model"] == JUDGE
@@ -194,14 +219,15 @@ def test_claims_get_ids_spans_and_citations_and_gaps_reuse_the_same_call(roles: 
     # The model lists sentence 3 twice and skips the meta-statement (8): one claim per sentence, in order.
     listed = [CLAIMS[2], *CLAIMS, {"sentence": 3, "type": "fact", "importance": "minor"}]
     fake.enqueue_tool("submit_claims", {"claims": listed, "completeness": 0.6, "gaps": ["meal costs", " "]})
-    claims = roles.extractor.run(QUESTION, ANSWER)
+    found = roles.extract(QUESTION, ANSWER)
+    claims = found.claims
     assert [c.id for c in claims] == [f"c{i}" for i in range(1, 8)]
     assert claims[0].text == "The per diem is $75 per travel day."
     assert claims[0].cited == [PER_DIEM.hash] and claims[0].type == "numeric"
     assert claims[6].text == "Taxis are reimbursed in full." and claims[6].cited == []
     for claim, sentence in zip(claims, SENTENCES, strict=False):
         assert ANSWER[claim.span[0]:claim.span[1]] == sentence
-    assert roles.gap_finder.run(QUESTION, ANSWER, CHUNKS) == (0.6, ["meal costs"])
+    assert (found.completeness, found.gaps) == (0.6, ["meal costs"])
     assert len(fake.requests) == 1 and fake.requests[0]["model"] == JUDGE
     assert '<sentence n="8">' in fake.texts(fake.requests[0])[1]
 
@@ -235,8 +261,8 @@ def test_reviser_follows_instructions_with_the_writers_prompt_so_the_evidence_ca
     ledger, decision = flawed_ledger()
     fake.enqueue_tool("submit_answer", {"answer": ANSWER})
     fake.enqueue_tool("submit_answer", {"answer": "Approval comes 14 days ahead [cite:x]."})
-    roles.writer.run(QUESTION, CHUNKS)
-    revised = roles.reviser.run(QUESTION, ANSWER, ledger, decision, Critique(), CHUNKS)
+    roles.write(QUESTION, CHUNKS)
+    revised = roles.revise(QUESTION, ANSWER, ledger, decision, Critique(), CHUNKS)
     assert revised == "Approval comes 14 days ahead [cite:x]."
     write, revise = fake.requests
     assert revise["model"] == WRITER
@@ -256,7 +282,7 @@ def test_malformed_output_is_retried_once_then_raises_with_the_raw_output(roles:
     fake.enqueue_text("Sure! Here is the answer: the per diem is $75.")
     fake.enqueue_text("The per diem is $75.")
     with pytest.raises(MalformedOutputError) as info:
-        roles.writer.run(QUESTION, CHUNKS)
+        roles.write(QUESTION, CHUNKS)
     assert len(fake.requests) == 2
     assert "submit_answer" in str(info.value) and info.value.raw_output == "The per diem is $75."
     retry = fake.requests[1]["messages"]
@@ -268,7 +294,7 @@ def test_malformed_output_is_retried_once_then_raises_with_the_raw_output(roles:
 def test_invalid_tool_input_gets_a_tool_result_error_and_the_retry_succeeds(roles: Roles, fake: FakeClaude):
     fake.enqueue_tool("submit_claims", {"claims": [{"sentence": 1, "type": "rumour", "importance": "critical"}]})
     fake.enqueue_tool("submit_claims", {"claims": CLAIMS[:1], "completeness": 1.0, "gaps": []})
-    assert [c.text for c in roles.extractor.run(QUESTION, ANSWER)] == ["The per diem is $75 per travel day."]
+    assert [c.text for c in roles.extract(QUESTION, ANSWER).claims] == ["The per diem is $75 per travel day."]
     correction = fake.requests[1]["messages"][-1]["content"]
     assert correction[0]["type"] == "tool_result" and correction[0]["is_error"] is True
     assert "completeness" in correction[0]["content"] and "claims.0.type" in correction[0]["content"]
@@ -288,7 +314,7 @@ def test_claims_naming_a_sentence_that_does_not_exist_are_malformed(roles: Roles
     fake.enqueue_tool("submit_claims", {"claims": [{"sentence": 42, "type": "fact", "importance": "minor"}],
                                         "completeness": 1.0})
     fake.enqueue_tool("submit_claims", {"claims": [], "completeness": 1.0})
-    assert roles.extractor.run(QUESTION, ANSWER) == []
+    assert roles.extract(QUESTION, ANSWER).claims == []
     assert "sentence numbers [42] do not exist" in fake.requests[1]["messages"][-1]["content"][0]["content"]
 
 
@@ -297,15 +323,15 @@ def test_claims_naming_a_sentence_that_does_not_exist_are_malformed(roles: Roles
 
 def test_429_waits_as_long_as_retry_after_says_then_succeeds(roles: Roles, fake: FakeClaude, sleeps):
     fake.enqueue_status(429, headers={"retry-after": "7"}).enqueue_tool("submit_answer", {"answer": ANSWER})
-    assert roles.writer.run(QUESTION, CHUNKS) == ANSWER
+    assert roles.write(QUESTION, CHUNKS) == ANSWER
     assert sleeps == [7.0]
     assert roles.meter.by_role == {"writer": 2}  # the refused attempt is a call too
 
 
 def test_timeout_then_success_backs_off_briefly(roles: Roles, fake: FakeClaude, sleeps):
     fake.enqueue_timeout().enqueue_status(529).enqueue_tool("submit_answer", {"answer": ANSWER})
-    assert roles.writer.run(QUESTION, CHUNKS) == ANSWER
-    assert sleeps == [ClaudeClient.base_delay, 2 * ClaudeClient.base_delay]
+    assert roles.write(QUESTION, CHUNKS) == ANSWER
+    assert len(sleeps) == 2 and 0.375 <= sleeps[0] <= 0.5 and 0.75 <= sleeps[1] <= 1.0  # backoff with jitter
     assert len(fake.requests) == 3
 
 
@@ -313,45 +339,46 @@ def test_server_errors_exhaust_the_retries_into_a_retryable_model_error(roles: R
     for _ in range(4):
         fake.enqueue_status(503)
     with pytest.raises(ModelError) as info:
-        roles.skeptic.run(QUESTION, ANSWER, CHUNKS)
+        roles.critique(QUESTION, ANSWER, CHUNKS)
     assert info.value.is_retryable and str(info.value) == "Claude failed with HTTP 503 4 times; try again later"
-    assert len(fake.requests) == 4 and sleeps == [0.5, 1.0, 2.0]
+    assert len(fake.requests) == 4 and len(sleeps) == 3
+    assert all(0.75 <= wait / (0.5 * 2**i) <= 1.0 for i, wait in enumerate(sleeps))  # backoff with jitter
 
 
 def test_rate_limit_exhausted_says_so_in_one_line(roles: Roles, fake: FakeClaude):
     for _ in range(4):
         fake.enqueue_status(429, headers={"retry-after": "0"})
     with pytest.raises(ModelError, match=r"^Claude rate-limited the request 4 times; try again later$") as info:
-        roles.writer.run(QUESTION, CHUNKS)
+        roles.write(QUESTION, CHUNKS)
     assert info.value.is_retryable
 
 
 def test_a_retry_after_of_an_hour_fails_fast_instead_of_sleeping(roles: Roles, fake: FakeClaude, sleeps):
     fake.enqueue_status(429, headers={"retry-after": "3600"})
     with pytest.raises(ModelError, match="wait 3600 s") as info:
-        roles.writer.run(QUESTION, CHUNKS)
+        roles.write(QUESTION, CHUNKS)
     assert info.value.is_retryable and sleeps == [] and len(fake.requests) == 1
 
 
 def test_401_names_the_api_key_setting_and_is_not_retried(roles: Roles, fake: FakeClaude, sleeps):
     fake.enqueue_status(401, message="invalid x-api-key")
     with pytest.raises(ModelError, match="EVIDENCE_ANTHROPIC__API_KEY") as info:
-        roles.writer.run(QUESTION, CHUNKS)
+        roles.write(QUESTION, CHUNKS)
     assert not info.value.is_retryable and len(fake.requests) == 1 and sleeps == []
 
 
 def test_missing_api_key_is_a_config_error_before_any_call(fake: FakeClaude, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     with pytest.raises(ConfigError, match="EVIDENCE_ANTHROPIC__API_KEY"):
-        ClaudeClient(AnthropicSettings(), CallMeter(), http_client=fake.http_client())
+        ClaudeClient(AnthropicSettings(), http_client=fake.http_client())
     assert fake.requests == []
 
 
 def test_the_key_falls_back_to_anthropic_api_key(fake: FakeClaude, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-from-env")
-    roles = Roles.on(ClaudeClient(AnthropicSettings(), CallMeter(), http_client=fake.http_client()))
+    roles = Roles.on(ClaudeClient(AnthropicSettings(), http_client=fake.http_client()), CallMeter())
     fake.enqueue_tool("submit_answer", {"answer": ANSWER})
-    roles.writer.run(QUESTION, CHUNKS)
+    roles.write(QUESTION, CHUNKS)
     sent = fake.headers[0]
     assert "sk-from-env" in (sent.get("x-api-key") or sent.get("authorization") or "")
 

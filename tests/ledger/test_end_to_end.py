@@ -9,10 +9,9 @@ from datetime import date
 import httpx2
 import pytest
 
-from ingest.pipeline import Ingestor
 from ledger.backends.base import NO_EVIDENCE_ANSWER
 from ledger.core.settings import Settings
-from ledger.loop.factory import build_backend
+from ledger.loop.factory import build_ingestor, build_pipeline
 from ledger.loop.pipeline import Pipeline
 from ledger.text.sentences import parse_citations, split_sentences
 from tests.conftest import SAMPLE_DOCS
@@ -25,14 +24,13 @@ TODAY = date(2026, 11, 21)
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory, embedder) -> Settings:  # type: ignore[no-untyped-def]
     settings = Settings(home=tmp_path_factory.mktemp("e2e_home"))
-    assert not Ingestor(settings, embedder=embedder).run([SAMPLE_DOCS]).failed
+    assert not build_ingestor(settings, embedder=embedder).run([SAMPLE_DOCS]).failed
     return settings
 
 
 @pytest.fixture(scope="module")
 def local(corpus: Settings, embedder) -> Pipeline:  # type: ignore[no-untyped-def]
-    judge, roles = build_backend(corpus, today=TODAY, embedder=embedder)
-    return Pipeline(corpus, judge=judge, roles=roles)
+    return build_pipeline(corpus, today=TODAY, embedder=embedder)
 
 
 def test_offline_answer_cites_existing_chunks_in_every_sentence(local: Pipeline) -> None:
@@ -103,7 +101,8 @@ def test_claude_backend_runs_the_loop_within_four_calls_per_round(corpus: Settin
     settings = corpus.model_copy(update={"backend": "anthropic"}, deep=True)
     settings.anthropic.api_key = "test-key"
     fake = FakeClaude()
-    judge, roles = build_backend(settings, today=TODAY, embedder=embedder, http_client=fake.http_client())
+    pipeline = build_pipeline(settings, today=TODAY, embedder=embedder, http_client=fake.http_client())
+    judge = pipeline.judge
     hotel = next(c for c in judge.store.all_chunks() if "$220 per night" in c.text)
     fake.enqueue_tool("submit_answer", {"answer": f"The nightly hotel cap is $220 per night [cite:{hotel.hash}]."})
     fake.enqueue_tool("submit_critique", {"issues": [], "summary": "Well supported."})
@@ -112,7 +111,7 @@ def test_claude_backend_runs_the_loop_within_four_calls_per_round(corpus: Settin
         {"claims": [{"sentence": 1, "type": "numeric", "importance": "critical"}], "completeness": 1.0, "gaps": []},
     )
     fake.queue.append(_support_reply(hotel.hash))  # type: ignore[arg-type]
-    result = Pipeline(settings, judge=judge, roles=roles).ask("What is the nightly hotel cap?")
+    result = pipeline.ask("What is the nightly hotel cap?")
     assert fake.tool_names == ["submit_answer", "submit_critique", "submit_claims", "submit_support"]
     assert result.llm_calls == 4 and len(result.revisions) == 1
     assert result.token_usage.input_tokens >= 900
@@ -129,6 +128,6 @@ def test_claude_backend_makes_no_call_when_nothing_is_relevant(corpus: Settings,
     settings = corpus.model_copy(update={"backend": "anthropic"}, deep=True)
     settings.anthropic.api_key = "test-key"
     fake = FakeClaude()
-    judge, roles = build_backend(settings, today=TODAY, embedder=embedder, http_client=fake.http_client())
-    result = Pipeline(settings, judge=judge, roles=roles).ask("What is the airspeed velocity of an unladen swallow?")
+    pipeline = build_pipeline(settings, today=TODAY, embedder=embedder, http_client=fake.http_client())
+    result = pipeline.ask("What is the airspeed velocity of an unladen swallow?")
     assert result.answer == NO_EVIDENCE_ANSWER and fake.requests == [] and result.llm_calls == 0

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from ingest.pipeline import Ingestor
 from ledger.core.settings import Settings
 from ledger.core.types import Chunk, LedgerEntry
 from ledger.judge.judge import Judge
 from ledger.judge.support import LocalSupportChecker
+from ledger.loop.factory import build_ingestor, build_judge
 from tests.conftest import SAMPLE_DOCS
 
 pytestmark = pytest.mark.model
@@ -21,9 +21,9 @@ TODAY = date(2026, 11, 21)
 @pytest.fixture(scope="module")
 def judge(tmp_path_factory: pytest.TempPathFactory, embedder) -> Judge:  # type: ignore[no-untyped-def]
     settings = Settings(home=tmp_path_factory.mktemp("judge_home"))
-    report = Ingestor(settings, embedder=embedder).run([SAMPLE_DOCS])
+    report = build_ingestor(settings, embedder=embedder).run([SAMPLE_DOCS])
     assert not report.failed
-    return Judge(settings, embedder=embedder, checker=LocalSupportChecker(embedder, settings.judge), today=TODAY)
+    return build_judge(settings, embedder=embedder, checker=LocalSupportChecker(embedder, settings.judge), today=TODAY)
 
 
 def chunk_with(judge: Judge, text: str, file: str) -> Chunk:

@@ -7,13 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from ingest.pipeline import Ingestor
 from ledger.backends.local.reviser import RuleReviser, qualified
-from ledger.backends.local.skeptic import RuleSkeptic
-from ledger.core.settings import Settings
+from ledger.backends.local.writer import LocalWriter
+from ledger.core.settings import RevisionSettings, Settings
 from ledger.core.types import (
     Chunk,
-    Critique,
     EvidenceLedger,
     EvidenceMatch,
     LedgerEntry,
@@ -25,6 +23,7 @@ from ledger.judge.claims import exclusion_reason, extract_claims
 from ledger.judge.judge import Judge
 from ledger.judge.metrics import summarize
 from ledger.judge.support import LocalSupportChecker
+from ledger.loop.factory import build_ingestor, build_judge
 from ledger.text.sentences import parse_citations, split_sentences
 from tests.conftest import SAMPLE_DOCS
 from tests.fakes import make_chunk
@@ -76,7 +75,7 @@ SUBMIT = "Expense reports must be submitted in ExpenseHub within 30 days after t
 
 
 def revise(draft: str, ledger: EvidenceLedger) -> str:
-    return RuleReviser().run(QUESTION, draft, ledger, DECISION, Critique(), EVIDENCE)
+    return RuleReviser(LocalWriter(object(), RevisionSettings())).revise(QUESTION, draft, ledger, EVIDENCE)  # type: ignore[arg-type]
 
 
 def test_a_wrong_figure_is_replaced_by_the_evidence_sentence_with_its_citation() -> None:
@@ -178,8 +177,8 @@ def test_revising_twice_with_the_ledger_of_the_revision_changes_nothing_more() -
 @pytest.fixture(scope="module")
 def judge(tmp_path_factory: pytest.TempPathFactory, embedder) -> Judge:  # type: ignore[no-untyped-def]
     settings = Settings(home=tmp_path_factory.mktemp("reviser_home"))
-    assert not Ingestor(settings, embedder=embedder).run([SAMPLE_DOCS]).failed
-    return Judge(settings, embedder=embedder, checker=LocalSupportChecker(embedder, settings.judge),
+    assert not build_ingestor(settings, embedder=embedder).run([SAMPLE_DOCS]).failed
+    return build_judge(settings, embedder=embedder, checker=LocalSupportChecker(embedder, settings.judge),
                  today=date(2026, 11, 1))
 
 
@@ -196,18 +195,17 @@ def test_a_draft_with_planted_errors_ends_covered_with_nothing_contradicted(judg
              f"Employees may claim a gym membership of $50 per month while travelling [cite:{meals.hash}]. "
              "The meal per diem is $75 per day for domestic travel and $95 per day for international travel.")
     evidence = [lodging, meals]
-    reviser = RuleReviser(embedder)
+    reviser = RuleReviser(LocalWriter(embedder, RevisionSettings()))
     before = judge.run(question, draft)
     assert before.summary.verdicts["contradicted"] >= 1 and before.summary.evidence_coverage < 0.85
-    critique = RuleSkeptic().run(question, draft, evidence)
-    revised = reviser.run(question, draft, before, DECISION, critique, evidence)
+    revised = reviser.revise(question, draft, before, evidence)
     after = judge.run(question, revised)
     assert after.summary.evidence_coverage >= 0.85
     assert after.summary.verdicts["contradicted"] == 0
     assert "$220 per night" in revised and "$180" not in revised
     assert "gym membership" not in [c.text for c in extract_claims(revised, question)]
     assert all(e.claim.cited for e in after.entries)
-    again = reviser.run(question, revised, after, DECISION, RuleSkeptic().run(question, revised, evidence), evidence)
+    again = reviser.revise(question, revised, after, evidence)
     assert again == revised
 
 
@@ -218,5 +216,5 @@ def test_when_every_claim_goes_the_answer_is_written_again_from_the_evidence(jud
     draft = "Hotel stays are always booked by the travel agency."
     ledger = judge.run(question, draft)
     assert [e.verdict for e in ledger.entries] == ["not_found"]
-    revised = RuleReviser(embedder).run(question, draft, ledger, DECISION, Critique(), [lodging])
+    revised = RuleReviser(LocalWriter(embedder, RevisionSettings())).revise(question, draft, ledger, [lodging])
     assert "$220 per night" in revised and f"[cite:{lodging.hash}]" in revised

@@ -6,10 +6,24 @@ from datetime import date
 
 import pytest
 
-from ledger.backends.local.gaps import LocalGapFinder, question_parts
+from ledger.backends.base import CritiqueRequest, ExtractRequest
+from ledger.backends.local.extractor import RuleClaimExtractor
+from ledger.backends.local.questions import question_parts
 from ledger.backends.local.skeptic import RuleSkeptic, source_conflicts
-from ledger.core.types import Critique
+from ledger.core.types import Chunk, Critique
 from tests.fakes import make_chunk
+
+
+def critique_of(question: str, draft: str, evidence: list[Chunk]) -> Critique:
+    """The rule skeptic's critique."""
+    return RuleSkeptic().run(CritiqueRequest(question, draft, evidence))
+
+
+def gaps_of(question: str, answer: str, evidence: list[Chunk]) -> tuple[float | None, list[str]]:
+    """(completeness, gaps) as the offline extractor reports them."""
+    found = RuleClaimExtractor().run(ExtractRequest(question, answer, evidence))
+    return found.completeness, found.gaps
+
 
 LODGING_2026 = make_chunk(
     "## 5. Lodging\n\nThe nightly hotel cap is $220 per night, before taxes and resort fees, in all locations except "
@@ -34,14 +48,14 @@ def kinds(critique: Critique) -> list[str]:
 
 
 def test_a_clean_draft_has_no_issues_and_the_summary_says_what_was_checked() -> None:
-    critique = RuleSkeptic().run(QUESTION, CLEAN, EVIDENCE)
+    critique = critique_of(QUESTION, CLEAN, EVIDENCE)
     assert critique.issues == []
     assert critique.summary.startswith("Checked 1 claim sentence against 2 evidence chunks: every claim is cited")
 
 
 def test_an_uncited_claim_is_reported() -> None:
     draft = CLEAN + " In high-cost cities the nightly hotel cap is $340 per night."
-    critique = RuleSkeptic().run(QUESTION, draft, EVIDENCE)
+    critique = critique_of(QUESTION, draft, EVIDENCE)
     assert kinds(critique) == ["uncited"]
     assert critique.issues[0].sentence == "In high-cost cities the nightly hotel cap is $340 per night."
     assert "1 uncited sentence" in critique.summary
@@ -49,26 +63,26 @@ def test_an_uncited_claim_is_reported() -> None:
 
 def test_a_figure_no_chunk_states_is_reported_with_the_figure_the_evidence_has() -> None:
     draft = f"The nightly hotel cap is $250 per night [cite:{LODGING_2026.hash}]."
-    issues = RuleSkeptic().run(QUESTION, draft, EVIDENCE).issues
+    issues = critique_of(QUESTION, draft, EVIDENCE).issues
     assert [i.kind for i in issues] == ["unknown_figure"]
     assert issues[0].message.startswith("$250 per night appears in none of the evidence retrieved")
 
 
 def test_a_paraphrased_figure_is_not_unknown() -> None:
     draft = f"Support usually answers a refund request within two days [cite:{REFUNDS.hash}]."
-    assert "unknown_figure" not in kinds(RuleSkeptic().run("How fast is a refund request answered?", draft, EVIDENCE))
+    assert "unknown_figure" not in kinds(critique_of("How fast is a refund request answered?", draft, EVIDENCE))
 
 
 def test_a_citation_to_a_chunk_outside_the_evidence_is_a_phantom() -> None:
     draft = "The nightly hotel cap is $220 per night [cite:deadbeef0000]."
-    issues = RuleSkeptic().run(QUESTION, draft, EVIDENCE).issues
+    issues = critique_of(QUESTION, draft, EVIDENCE).issues
     assert [i.kind for i in issues] == ["phantom_citation"]
     assert "deadbeef0000" in issues[0].message
 
 
 def test_conflicting_editions_are_reported_with_both_documents_and_dates() -> None:
     draft = f"The nightly hotel cap is $180 per night [cite:{HOTELS_2024.hash}]."
-    critique = RuleSkeptic().run(QUESTION, draft, [LODGING_2026, HOTELS_2024])
+    critique = critique_of(QUESTION, draft, [LODGING_2026, HOTELS_2024])
     conflicts = [i for i in critique.issues if i.kind == "conflict"]
     hotel = next(i for i in conflicts if "$180" in i.message)
     for name in ("Travel and Expense Policy (2026 edition)", "2026-03-01", "TRAVEL AND EXPENSE POLICY (2024 EDITION)",
@@ -92,26 +106,26 @@ def test_source_conflicts_pair_each_sentence_with_its_own_counterpart() -> None:
      ("The nightly hotel cap might be $220 per night", "might")],
 )
 def test_hedges_are_reported(sentence: str, hedge: str) -> None:
-    issues = RuleSkeptic().run(QUESTION, f"{sentence} [cite:{LODGING_2026.hash}].", EVIDENCE).issues
+    issues = critique_of(QUESTION, f"{sentence} [cite:{LODGING_2026.hash}].", EVIDENCE).issues
     assert "hedge" in [i.kind for i in issues]
     assert f'"{hedge}"' in next(i.message for i in issues if i.kind == "hedge")
 
 
 def test_a_hedge_quoted_from_the_evidence_is_not_the_writers_hedge() -> None:
     draft = f"Support usually answers a refund request within 48 hours [cite:{REFUNDS.hash}]."
-    assert "hedge" not in kinds(RuleSkeptic().run("How fast is a refund request answered?", draft, EVIDENCE))
+    assert "hedge" not in kinds(critique_of("How fast is a refund request answered?", draft, EVIDENCE))
 
 
 def test_a_part_of_the_question_the_draft_leaves_out_is_unanswered() -> None:
     question = "What is the nightly hotel cap and the meal per diem?"
-    critique = RuleSkeptic().run(question, CLEAN, EVIDENCE)
+    critique = critique_of(question, CLEAN, EVIDENCE)
     assert kinds(critique) == ["unanswered"]
     assert critique.issues[0].message == "The draft does not answer: The meal per diem."
 
 
 def test_an_abstention_leaves_the_whole_question_unanswered() -> None:
     draft = "The documents do not state the maximum daily cost for a rental car."
-    critique = RuleSkeptic().run("What is the maximum daily cost for a rental car?", draft, EVIDENCE)
+    critique = critique_of("What is the maximum daily cost for a rental car?", draft, EVIDENCE)
     assert kinds(critique) == ["unanswered"]
 
 
@@ -132,12 +146,11 @@ def test_questions_split_at_question_marks_and_conjunctions_that_start_a_request
 
 
 def test_the_gap_finder_reports_completeness_and_the_uncovered_parts() -> None:
-    finder = LocalGapFinder()
     question = "What is the nightly hotel cap, and how many vacation days do employees get?"
-    assert finder.run(question, CLEAN, EVIDENCE) == (0.5, ["How many vacation days do employees get"])
-    assert finder.run(QUESTION, CLEAN, EVIDENCE) == (1.0, [])
+    assert gaps_of(question, CLEAN, EVIDENCE) == (0.5, ["How many vacation days do employees get"])
+    assert gaps_of(QUESTION, CLEAN, EVIDENCE) == (1.0, [])
     # A part that asks for a figure is not covered by a claim without one.
-    assert finder.run(QUESTION, f"Hotels have a nightly cap [cite:{LODGING_2026.hash}].", EVIDENCE)[0] == 0.0
+    assert gaps_of(QUESTION, f"Hotels have a nightly cap [cite:{LODGING_2026.hash}].", EVIDENCE)[0] == 0.0
     # Word forms count: "mileage" is covered by "per mile".
     mileage = "Employees are reimbursed at $0.70 per mile [cite:abc]."
-    assert finder.run("What is the mileage rate?", mileage, []) == (1.0, [])
+    assert gaps_of("What is the mileage rate?", mileage, []) == (1.0, [])

@@ -6,14 +6,21 @@ from datetime import date
 
 import pytest
 
-from ledger.backends.base import NO_EVIDENCE_ANSWER
-from ledger.backends.local.gaps import period_conflict, question_parts, stem_covered
+from ledger.backends.base import NO_EVIDENCE_ANSWER, Draft, WriteRequest
+from ledger.backends.local.questions import period_conflict, question_parts, stem_covered
 from ledger.backends.local.units import evidence_units
 from ledger.backends.local.writer import LocalWriter, cite, figure_conflict, superseded_documents
+from ledger.core.settings import RevisionSettings
 from ledger.core.types import Chunk
 from ledger.judge.claims import exclusion_reason, extract_claims
 from ledger.text.sentences import parse_citations, split_sentences
 from tests.fakes import make_chunk
+
+
+def write(embedder: object, question: str, evidence: list[Chunk]) -> Draft:
+    """The local writer's draft."""
+    return LocalWriter(embedder, RevisionSettings()).run(WriteRequest(question, evidence))  # type: ignore[arg-type]
+
 
 T2026, T2024 = "Travel and Expense Policy (2026 edition)", "TRAVEL AND EXPENSE POLICY (2024 EDITION)"
 D2026, D2024 = date(2026, 3, 1), date(2024, 1, 15)
@@ -80,8 +87,8 @@ def test_units_render_tables_labels_and_list_items_as_sentences() -> None:
             "| Above $20,000 | Chief Financial Officer |\n\n## 11. Items that are never reimbursed\n\n"
             "- Traffic and parking fines.\n- Minibar charges, in-room films and personal entertainment.\n")
     units = [u.text for u in evidence_units([make_chunk(text, "Customer Refund Procedure", D2026, "refund")])]
-    assert "Up to $750 (Who approves: Support agent)" in units
-    assert "Above $20,000 (Who approves: Chief Financial Officer)" in units
+    assert "Up to $750 (Who approves: Support agent)." in units
+    assert "Above $20,000 (Who approves: Chief Financial Officer)." in units
     assert {"Policy owner: Finance Operations", "Effective date: 2026-03-01"} <= set(units)
     assert "Items that are never reimbursed: traffic and parking fines." in units
     assert not any(u.startswith(("#", "|", "Refund amount")) for u in units)
@@ -111,9 +118,9 @@ def test_figure_conflicts_need_the_same_topic_and_a_clash_both_ways() -> None:
 
 
 def test_no_evidence_gives_the_canned_answer_without_the_model() -> None:
-    writer = LocalWriter(embedder=object(), settings=None)  # type: ignore[arg-type]  # never called
-    assert writer.run("What is the nightly hotel cap?", []) == NO_EVIDENCE_ANSWER
-    assert writer.last_unanswered
+    draft = write(object(), "What is the nightly hotel cap?", [])  # the embedder is never called
+    assert draft.text == NO_EVIDENCE_ANSWER
+    assert not draft.answered
 
 
 # --- with the real embedding model -------------------------------------------------------------------------------
@@ -125,16 +132,16 @@ def test_no_evidence_gives_the_canned_answer_without_the_model() -> None:
      "How many days per week can employees work remotely?", "What is the mileage reimbursement rate?"],
 )
 def test_every_answer_sentence_cites_an_evidence_chunk(embedder, question: str) -> None:  # type: ignore[no-untyped-def]
-    writer = LocalWriter(embedder)
-    answer = writer.run(question, EVIDENCE)
-    assert not writer.last_unanswered
+    draft = write(embedder, question, EVIDENCE)
+    answer = draft.text
+    assert draft.answered
     assert extract_claims(answer, question)
     assert_every_sentence_cited(answer, EVIDENCE)
 
 
 @pytest.mark.model
 def test_the_hotel_cap_comes_from_the_2026_edition_when_both_are_retrieved(embedder) -> None:  # type: ignore[no-untyped-def]
-    answer = LocalWriter(embedder).run("What is the nightly hotel cap?", [HOTELS_2024, LODGING_2026])
+    answer = write(embedder, "What is the nightly hotel cap?", [HOTELS_2024, LODGING_2026]).text
     assert "$220 per night" in answer and f"[cite:{LODGING_2026.hash}]" in answer
     assert "$180" not in answer and HOTELS_2024.hash not in answer
 
@@ -142,7 +149,7 @@ def test_the_hotel_cap_comes_from_the_2026_edition_when_both_are_retrieved(embed
 @pytest.mark.model
 def test_an_older_document_with_another_title_still_loses_a_figure_conflict(embedder) -> None:  # type: ignore[no-untyped-def]
     handbook = HOTELS_2024.model_copy(update={"title": "Travel handbook"})
-    answer = LocalWriter(embedder).run("What is the nightly hotel cap?", [handbook, LODGING_2026])
+    answer = write(embedder, "What is the nightly hotel cap?", [handbook, LODGING_2026]).text
     assert "$220 per night" in answer
     assert "$180" not in answer
 
@@ -152,16 +159,16 @@ def test_a_sentence_repeated_by_overlapping_chunks_is_written_once(embedder) -> 
     overlap = make_chunk("The nightly hotel cap is $220 per night, before taxes and resort fees, in all locations "
                          "except high-cost cities. Laundry is reimbursable only on trips of more than one week.",
                          T2026, D2026, "travel2026", 3, 1950)
-    answer = LocalWriter(embedder).run("What is the nightly hotel cap?", [LODGING_2026, overlap])
+    answer = write(embedder, "What is the nightly hotel cap?", [LODGING_2026, overlap]).text
     assert answer.count("$220 per night") == 1
 
 
 @pytest.mark.model
 def test_an_on_topic_question_the_documents_do_not_answer_says_what_is_missing(embedder) -> None:  # type: ignore[no-untyped-def]
-    writer = LocalWriter(embedder)
     question = "What is the maximum daily cost for a rental car?"
-    answer = writer.run(question, EVIDENCE)
-    assert writer.last_unanswered
+    draft = write(embedder, question, EVIDENCE)
+    answer = draft.text
+    assert not draft.answered
     assert answer.startswith("The documents do not state the maximum daily cost for a rental car")
     assert '"Ground transport"' in answer and T2026 in answer  # where the closest passages are
     assert extract_claims(answer, question) == []  # the judge counts nothing it could not support
@@ -170,11 +177,11 @@ def test_an_on_topic_question_the_documents_do_not_answer_says_what_is_missing(e
 
 @pytest.mark.model
 def test_a_question_with_an_unanswered_part_answers_the_rest_and_names_the_gap(embedder) -> None:  # type: ignore[no-untyped-def]
-    writer = LocalWriter(embedder)
-    answer = writer.run("What is the nightly hotel cap, and how many vacation days do employees get?", EVIDENCE)
-    assert not writer.last_unanswered
+    draft = write(embedder, "What is the nightly hotel cap, and how many vacation days do employees get?", EVIDENCE)
+    answer = draft.text
+    assert draft.answered
     assert "$220 per night" in answer
-    assert "vacation days" in writer.last_missing
+    assert "vacation days" in draft.missing
     assert answer.rstrip().endswith('"how many vacation days do employees get".')
     assert_every_sentence_cited(answer, EVIDENCE)
 
@@ -299,9 +306,9 @@ def test_question_parts_know_the_figure_kind_the_thing_counted_and_the_action(
 def test_documents_that_answer_in_other_words_are_answered(  # type: ignore[no-untyped-def]
     embedder, question: str, expected: str, not_expected: str | None
 ) -> None:
-    writer = LocalWriter(embedder)
-    answer = writer.run(question, CORPUS)
-    assert not writer.last_unanswered, answer
+    draft = write(embedder, question, CORPUS)
+    answer = draft.text
+    assert draft.answered, answer
     assert expected in answer
     assert not_expected is None or not_expected not in answer
     assert_every_sentence_cited(answer, CORPUS)
@@ -322,7 +329,7 @@ def test_documents_that_answer_in_other_words_are_answered(  # type: ignore[no-u
     ],
 )
 def test_on_topic_questions_the_documents_do_not_answer_stay_unanswered(embedder, question: str) -> None:  # type: ignore[no-untyped-def]
-    writer = LocalWriter(embedder)
-    answer = writer.run(question, CORPUS)
-    assert writer.last_unanswered, answer
+    draft = write(embedder, question, CORPUS)
+    answer = draft.text
+    assert not draft.answered, answer
     assert answer.startswith("The documents do not state") and "[cite:" not in answer

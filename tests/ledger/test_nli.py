@@ -14,15 +14,10 @@ from pathlib import Path
 import pytest
 
 from ledger.core.errors import ModelError
+from ledger.core.models import load_cross_encoder
 from ledger.core.settings import Settings
 from ledger.core.types import Chunk
-from ledger.judge.nli import (
-    CrossEncoderSupportChecker,
-    combine,
-    label_indices,
-    load_cross_encoder,
-    load_support_checker,
-)
+from ledger.judge.nli import CrossEncoderSupportChecker, combine, label_indices, load_support_checker
 from ledger.judge.support import LocalSupportChecker, SupportCheck
 from tests.fakes import HashEmbedder
 

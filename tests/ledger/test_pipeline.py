@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from datetime import date
 
 from ingest.vectorstore import ScoredChunk
-from ledger.backends.base import NO_EVIDENCE_ANSWER
+from ledger.backends.base import NO_EVIDENCE_ANSWER, Draft, Roles, WriteRequest
+from ledger.core.metering import record_call
 from ledger.core.settings import Settings
 from ledger.core.types import Chunk, Claim, EvidenceLedger, LedgerEntry
 from ledger.judge.metrics import summarize
-from ledger.loop.pipeline import Pipeline, Roles
-from tests.fakes import FakeGaps, FakeReviser, FakeSkeptic, FakeWriter
+from ledger.loop.pipeline import Pipeline
+from tests.fakes import FakeExtractor, FakeReviser, FakeSkeptic, FakeWriter
 
 CHUNK = Chunk(hash="aaaaaaaaaaaa", text="The cap is $220.", document_id="d", index=0, start_char=0, end_char=16)
 
@@ -33,21 +36,12 @@ class FakeRetriever:
         return self.hits
 
 
-class FakeExtractor:
-    def run(self, question: str, answer: str) -> list[Claim]:
-        return []
-
-
 class FakeJudge:
     """Returns one queued ledger per judging round."""
-
-    workspace = "default"
-    today = date(2026, 11, 21)
 
     def __init__(self, *ledgers: EvidenceLedger, hits: list[ScoredChunk] | None = None) -> None:
         self.ledgers = list(ledgers)
         self.retriever = FakeRetriever([ScoredChunk(CHUNK, 0.8)] if hits is None else hits)
-        self.extractor = FakeExtractor()
         self.rounds = 0
 
     def judge_claims(self, claims, settings=None):  # type: ignore[no-untyped-def]
@@ -56,8 +50,9 @@ class FakeJudge:
 
 
 def pipeline(judge: FakeJudge, writer: FakeWriter, reviser: FakeReviser) -> Pipeline:
-    roles = Roles(writer=writer, skeptic=FakeSkeptic(), reviser=reviser, gaps=FakeGaps())
-    return Pipeline(Settings(), judge=judge, roles=roles)  # type: ignore[arg-type]
+    roles = Roles(writer=writer, skeptic=FakeSkeptic(), extractor=FakeExtractor(), reviser=reviser)
+    return Pipeline(Settings(), workspace="default", retriever=judge.retriever, judge=judge,  # type: ignore[arg-type]
+                    roles=roles, today=date(2026, 11, 21))
 
 
 def test_a_good_first_draft_is_not_revised() -> None:
@@ -109,3 +104,31 @@ def test_a_reviser_that_changes_nothing_ends_the_loop() -> None:
     result = pipeline(judge, FakeWriter("draft"), FakeReviser("draft")).ask("Q?")
     assert len(result.revisions) == 1
     assert "could not change" in result.revisions[0].decision.reason
+
+
+class MeteredWriter(FakeWriter):
+    """A writer that makes `calls` model calls and waits at a barrier, so two runs overlap in time."""
+
+    def __init__(self, calls: int, barrier: threading.Barrier) -> None:
+        super().__init__("draft")
+        self.calls, self.barrier = calls, barrier
+
+    def run(self, request: WriteRequest) -> Draft:
+        for _ in range(self.calls):
+            record_call("writer")
+        self.barrier.wait(timeout=5)
+        return super().run(request)
+
+
+def test_two_runs_at_once_each_count_only_their_own_model_calls() -> None:
+    barrier = threading.Barrier(2)
+    runs = [pipeline(FakeJudge(ledger_of("supported")), MeteredWriter(n, barrier), FakeReviser()) for n in (1, 3)]
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(lambda p: p.ask("Q?"), runs))
+    assert [r.llm_calls for r in results] == [1, 3]
+
+
+def test_a_writer_that_finds_no_answer_makes_the_run_flag_the_question_unanswered() -> None:
+    judge = FakeJudge(EvidenceLedger(completeness=0.0, gaps=[]))
+    result = pipeline(judge, FakeWriter("The documents do not state it.", answered=False), FakeReviser()).ask("Q?")
+    assert result.risk_flags[0].type == "unanswered"

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from ledger.core.types import Chunk
-from ledger.judge.support import LocalSupportChecker, SupportFeatures, decide_support, features
+from ledger.judge.support import LocalSupportChecker
+from ledger.judge.support_rules import SupportFeatures, decide_support, features
 from ledger.text.quantities import Agreement, compare_quantities, extract_quantities
-from tests.fakes import HashEmbedder
+from tests.fakes import HashEmbedder, make_chunk
 
 
 def figures(claim: str, evidence: str) -> Agreement:
@@ -106,7 +107,8 @@ def test_swaps_and_figures_of_another_entity() -> None:
 
 
 def chunk(text: str) -> Chunk:
-    return Chunk(hash="c0ffee000000", text=text, document_id="d", index=0, start_char=0, end_char=len(text))
+    """A chunk as ingest makes it (tables rendered as sentences), under a fixed hash."""
+    return make_chunk(text).model_copy(update={"hash": "c0ffee000000"})
 
 
 POLICY = chunk(

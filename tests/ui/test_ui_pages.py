@@ -345,11 +345,11 @@ def test_documents_page_uploads_ingests_and_reports_failures(settings: Settings)
 
 @pytest.mark.model
 def test_verify_page_judges_a_draft_against_the_corpus(settings: Settings, tmp_path: Path) -> None:
-    from ingest.pipeline import Ingestor
+    from ledger.loop.factory import build_ingestor
 
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "travel.md").write_text(TRAVEL)
-    report = Ingestor(settings).run([tmp_path / "docs"])
+    report = build_ingestor(settings).run([tmp_path / "docs"])
     assert report.documents_added == 1
     at = AppTest.from_function(_verify, default_timeout=LONG).run()
     at.text_input(key="verify_question").input("What are the travel rules?")

@@ -5,8 +5,9 @@ from __future__ import annotations
 import copy
 import json
 import os
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 import anthropic
@@ -14,8 +15,8 @@ import httpx2
 from anthropic.types import Message
 from pydantic import BaseModel, ValidationError
 
-from ledger.backends.base import CallMeter
 from ledger.core.errors import ConfigError, MalformedOutputError, ModelError
+from ledger.core.metering import add_usage, record_call
 from ledger.core.settings import AnthropicSettings
 from ledger.core.types import TokenUsage
 
@@ -23,7 +24,6 @@ T = TypeVar("T", bound=BaseModel)
 Check = Callable[[Any], str | None]  # a problem with a parsed output, or None; a problem counts as malformed
 
 KEY_SETTING = "EVIDENCE_ANTHROPIC__API_KEY (or ANTHROPIC_API_KEY)"
-_RETRY_STATUS = frozenset({408, 409, 429})  # plus every 5xx, 529 overloaded included
 EPHEMERAL = {"type": "ephemeral"}
 
 
@@ -97,34 +97,52 @@ def _validation_problem(exc: ValidationError) -> str:
     return shown + (f" (and {len(errors) - 5} more)" if len(errors) > 5 else "")
 
 
-class ClaudeClient:
-    """Calls Claude with one forced tool and returns the validated tool input; retries and meters every call."""
+_ROLE: ContextVar[str] = ContextVar("evidence_claude_role", default="unknown")
 
-    base_delay = 0.5  # seconds before the first retry when the server names no wait; doubles each time
-    max_delay = 30.0
+
+class ClaudeClient:
+    """Calls Claude with one forced tool and returns the validated tool input.
+
+    Retries (429, 408/409, 5xx, 529, timeouts, lost connections) are the SDK's own: exponential backoff with
+    jitter, honouring `retry-after`. An HTTP hook counts every attempt, refused ones included, in the run's call
+    meter (`ledger.core.metering`), and stops the retries when Claude asks to wait longer than `max_wait`.
+    """
+
     max_wait = 120.0  # a retry-after longer than this fails fast: a CLI user would rather try again later
 
-    def __init__(
-        self,
-        settings: AnthropicSettings | None = None,
-        meter: CallMeter | None = None,
-        http_client: httpx2.Client | None = None,
-        *,
-        client: anthropic.Anthropic | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
-        self.settings = settings or AnthropicSettings()
-        self.meter = meter if meter is not None else CallMeter()
-        self.sleep = sleep
-        if client is None:
-            key = self.settings.api_key or os.environ.get("ANTHROPIC_API_KEY")
-            if not key:
-                raise ConfigError(f"the anthropic backend needs an API key: set {KEY_SETTING}, or use --backend local")
-            # max_retries=0: the SDK must not retry behind our back, or calls would go uncounted and unmetered.
-            client = anthropic.Anthropic(
-                api_key=key, http_client=http_client, max_retries=0, timeout=self.settings.timeout_s
-            )
-        self._client = client
+    def __init__(self, settings: AnthropicSettings, http_client: httpx2.Client | None = None) -> None:
+        self.settings = settings
+        key = (settings.api_key.get_secret_value() if settings.api_key else None) or os.environ.get(
+            "ANTHROPIC_API_KEY"
+        )
+        if not key:
+            raise ConfigError(f"the anthropic backend needs an API key: set {KEY_SETTING}, or use --backend local")
+        http = http_client or anthropic.DefaultHttpxClient()
+        http.event_hooks["request"].append(self._on_request)
+        http.event_hooks["response"].append(self._on_response)
+        self._client = anthropic.Anthropic(
+            api_key=key, http_client=http, max_retries=max(settings.max_retries, 0), timeout=settings.timeout_s
+        )
+
+    @staticmethod
+    def _on_request(request: httpx2.Request) -> None:
+        """Every attempt is a call: the audit row counts refused and retried ones too."""
+        record_call(_ROLE.get())
+
+    def _on_response(self, response: httpx2.Response) -> None:
+        """A wait longer than `max_wait` is not slept through: tell the SDK not to retry."""
+        wait = _retry_after(response.headers)
+        if response.status_code >= 400 and wait is not None and wait > self.max_wait:
+            response.headers["x-should-retry"] = "false"
+
+    @staticmethod
+    @contextmanager
+    def _as(role: str) -> Iterator[None]:
+        token = _ROLE.set(role)
+        try:
+            yield
+        finally:
+            _ROLE.reset(token)
 
     def call_tool(
         self,
@@ -191,36 +209,28 @@ class ClaudeClient:
         return ([{"role": "assistant", "content": assistant}] if assistant else []) + [user]
 
     def _create(self, role: str, **request: Any) -> Message:
-        """One logical call: retries on 429, 408/409, 5xx, 529, timeouts and connection errors; meters each attempt."""
-        attempts = max(self.settings.max_retries, 0) + 1
-        failure: anthropic.APIError | None = None
-        for attempt in range(1, attempts + 1):
-            wait: float | None = None
-            try:
-                response = self._client.messages.create(
-                    max_tokens=self.settings.max_tokens, timeout=self.settings.timeout_s, **request
-                )
-            except anthropic.APIStatusError as exc:
-                self.meter.record(role)  # a refused call is still a call: the audit row counts it
-                if exc.status_code not in _RETRY_STATUS and exc.status_code < 500:
-                    raise self._fatal(exc, request["model"]) from exc
-                failure, wait = exc, _retry_after(exc.response.headers)
-            except anthropic.APIConnectionError as exc:  # timeouts included
-                self.meter.record(role)
-                failure = exc
-            else:
-                self.meter.record(role, _usage(response))
-                return response
-            if attempt == attempts:
-                break
-            delay = wait if wait is not None else min(self.base_delay * 2 ** (attempt - 1), self.max_delay)
-            if delay > self.max_wait:
+        """One logical call, its retries left to the SDK; its tokens go to the run's meter."""
+        try:
+            with self._as(role):
+                response = self._client.messages.create(max_tokens=self.settings.max_tokens, **request)
+        except anthropic.APIStatusError as exc:
+            wait = _retry_after(exc.response.headers)
+            if wait is not None and wait > self.max_wait:
                 raise ModelError(
-                    f"Claude asks to wait {delay:.0f} s before retrying; try again later", retryable=True
-                ) from failure
-            self.sleep(delay)
-        assert failure is not None
-        raise self._exhausted(failure, attempts) from failure
+                    f"Claude asks to wait {wait:.0f} s before retrying; try again later", retryable=True
+                ) from exc
+            if exc.status_code in (408, 409, 429) or exc.status_code >= 500:
+                raise self._exhausted(exc, self.attempts) from exc
+            raise self._fatal(exc, request["model"]) from exc
+        except anthropic.APIConnectionError as exc:  # timeouts included
+            raise self._exhausted(exc, self.attempts) from exc
+        add_usage(_usage(response))
+        return response
+
+    @property
+    def attempts(self) -> int:
+        """Attempts of one logical call: the first and every retry."""
+        return max(self.settings.max_retries, 0) + 1
 
     def _exhausted(self, exc: anthropic.APIError, attempts: int) -> ModelError:
         """The one-line error after the last retry."""

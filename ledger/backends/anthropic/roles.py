@@ -1,20 +1,28 @@
 """The roles on Claude: writer and reviser on the writer model, skeptic, claims and support checks on the judge model.
 
 One revision round costs at most four calls whatever the number of claims: the writer (or the reviser), the
-skeptic, one claim extraction (which also answers the gap finder) and one batched support check.
+skeptic, one claim extraction (claims, completeness and gaps together) and one batched support check.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from ledger.backends.anthropic import prompts
 from ledger.backends.anthropic.client import ClaudeClient
-from ledger.backends.base import NO_EVIDENCE_ANSWER
+from ledger.backends.base import (
+    NO_EVIDENCE_ANSWER,
+    CritiqueRequest,
+    Draft,
+    Extraction,
+    ExtractRequest,
+    RevisionRequest,
+    Roles,
+    WriteRequest,
+)
 from ledger.core.settings import AnthropicSettings
 from ledger.core.types import (
     Chunk,
@@ -22,9 +30,7 @@ from ledger.core.types import (
     ClaimType,
     Critique,
     CritiqueIssue,
-    EvidenceLedger,
     Importance,
-    RevisionDecision,
     Support,
 )
 from ledger.judge.support import SupportCheck
@@ -120,60 +126,55 @@ def locate_quote(quote: str, text: str) -> tuple[str, int, int]:
 
 
 class _ClaudeRole:
-    def __init__(self, client: ClaudeClient, settings: AnthropicSettings | None = None) -> None:
+    def __init__(self, client: ClaudeClient, settings: AnthropicSettings) -> None:
         self.client = client
-        self.settings = settings or client.settings
+        self.settings = settings
 
 
 class ClaudeWriter(_ClaudeRole):
     """Drafts a cited answer from the evidence on the writer model."""
 
-    def run(self, question: str, evidence: list[Chunk]) -> str:
+    def run(self, request: WriteRequest) -> Draft:
         """The draft answer; no evidence means the canned answer and no call."""
-        if not evidence:
-            return NO_EVIDENCE_ANSWER
-        messages = _user(prompts.evidence_block(evidence), prompts.tagged("question", question), prompts.WRITER_TASK)
+        if not request.evidence:
+            return Draft(NO_EVIDENCE_ANSWER, answered=False, missing="no evidence was retrieved")
+        messages = _user(
+            prompts.evidence_block(request.evidence), prompts.tagged("question", request.question), prompts.WRITER_TASK
+        )
         out = self.client.call_tool(
             "writer", self.settings.writer_model, prompts.WRITER_SYSTEM, messages, "submit_answer", AnswerOutput, True
         )
-        return out.answer.strip()
+        return Draft(out.answer.strip())
 
 
 class ClaudeReviser(_ClaudeRole):
     """Writes the next draft from the ledger and the instructions, on the writer model with the writer's prompt."""
 
-    def run(
-        self,
-        question: str,
-        draft: str,
-        ledger: EvidenceLedger,
-        decision: RevisionDecision,
-        critique: Critique,
-        evidence: list[Chunk],
-    ) -> str:
+    def run(self, request: RevisionRequest) -> Draft:
         """The revised answer."""
         messages = _user(
-            prompts.evidence_block(evidence),
+            prompts.evidence_block(request.evidence),
             "\n\n".join([
-                prompts.tagged("question", question),
-                prompts.tagged("draft", draft),
-                prompts.ledger_report(ledger),
-                prompts.critique_report(critique),
-                prompts.instructions_block(decision.instructions),
+                prompts.tagged("question", request.question),
+                prompts.tagged("draft", request.draft),
+                prompts.ledger_report(request.ledger),
+                prompts.critique_report(request.critique),
+                prompts.instructions_block(request.decision.instructions),
             ]),
             prompts.REVISER_TASK,
         )
         out = self.client.call_tool(
             "reviser", self.settings.writer_model, prompts.WRITER_SYSTEM, messages, "submit_answer", AnswerOutput, True
         )
-        return out.answer.strip()
+        return Draft(out.answer.strip())
 
 
 class ClaudeSkeptic(_ClaudeRole):
     """Critiques a draft against the evidence on the judge model."""
 
-    def run(self, question: str, draft: str, evidence: list[Chunk]) -> Critique:
-        """The critique of `draft`."""
+    def run(self, request: CritiqueRequest) -> Critique:
+        """The critique of the draft."""
+        question, draft, evidence = request.question, request.draft, request.evidence
         if not draft.strip():
             return Critique(issues=[CritiqueIssue(kind="unanswered", message="The draft is empty.")])
         messages = _user(
@@ -189,47 +190,18 @@ class ClaudeSkeptic(_ClaudeRole):
         return Critique(issues=issues, summary=out.summary)
 
 
-@dataclass(frozen=True)
-class _Extraction:
-    claims: list[Claim]
-    completeness: float
-    gaps: list[str]
-
-
 class ClaudeClaimExtractor(_ClaudeRole):
-    """Claims (seed 004 §3) plus completeness and gaps from ONE judge-model call; also the run's GapFinder."""
+    """Claims (seed 004 §3) with completeness and gaps (seed 003), from ONE judge-model call."""
 
-    def __init__(self, client: ClaudeClient, settings: AnthropicSettings | None = None) -> None:
-        super().__init__(client, settings)
-        self._last: tuple[tuple[str, str], _Extraction] | None = None
-
-    @overload
-    def run(self, question: str, answer: str) -> list[Claim]: ...
-
-    @overload
-    def run(self, question: str, answer: str, evidence: list[Chunk]) -> tuple[float, list[str]]: ...
-
-    def run(
-        self, question: str, answer: str, evidence: list[Chunk] | None = None
-    ) -> list[Claim] | tuple[float, list[str]]:
-        """ClaimExtractor: the claims. GapFinder (with evidence): (completeness, gaps) from the same cached call."""
-        found = self.extract(question, answer)
-        return found.claims if evidence is None else (found.completeness, found.gaps)
-
-    def extract(self, question: str, answer: str) -> _Extraction:
-        """The extraction of the last (question, answer) is reused: the judge and the gap report share one call."""
-        key = (question, answer)
-        if self._last is not None and self._last[0] == key:
-            return self._last[1]
-        spans = split_sentences(answer)
+    def run(self, request: ExtractRequest) -> Extraction:
+        """The claims of the answer and how completely it answers the question."""
+        spans = split_sentences(request.answer)
         if not spans:
-            found = _Extraction([], 0.0, [question.strip()] if question.strip() else [])
-        else:
-            found = self._call(question, spans)
-        self._last = (key, found)
-        return found
+            question = request.question.strip()
+            return Extraction([], 0.0, [question] if question else [])
+        return self._call(request.question, spans)
 
-    def _call(self, question: str, spans: list[tuple[str, int, int]]) -> _Extraction:
+    def _call(self, question: str, spans: list[tuple[str, int, int]]) -> Extraction:
         def check(out: ClaimsOutput) -> str | None:
             bad = sorted({c.sentence for c in out.claims if c.sentence > len(spans)})
             return f"sentence numbers {bad} do not exist (the answer has {len(spans)})" if bad else None
@@ -253,7 +225,7 @@ class ClaudeClaimExtractor(_ClaudeRole):
                     id=f"c{len(claims) + 1}", text=text, type=item.type, importance=item.importance, cited=cited,
                     span=(start, end),
                 ))
-        return _Extraction(claims, out.completeness, [g.strip() for g in out.gaps if g.strip()])
+        return Extraction(claims, out.completeness, [g.strip() for g in out.gaps if g.strip()])
 
 
 class ClaudeSupportChecker(_ClaudeRole):
@@ -261,20 +233,9 @@ class ClaudeSupportChecker(_ClaudeRole):
 
     name = "claude"
 
-    def __init__(
-        self, client: ClaudeClient, settings: AnthropicSettings | None = None, embedder: Embedder | None = None
-    ) -> None:
+    def __init__(self, client: ClaudeClient, settings: AnthropicSettings, embedder: Embedder) -> None:
         super().__init__(client, settings)
-        self._embedder = embedder
-
-    @property
-    def embedder(self) -> Embedder:
-        """The embedding model that gives each match its similarity (the verdict rules need one)."""
-        if self._embedder is None:
-            from ingest.embedding import Embedder
-
-            self._embedder = Embedder()
-        return self._embedder
+        self.embedder = embedder  # gives each match its similarity (the verdict rules need one)
 
     def check(self, pairs: list[tuple[str, Chunk]]) -> list[SupportCheck]:
         """One check per pair, in order."""
@@ -323,3 +284,13 @@ class ClaudeSupportChecker(_ClaudeRole):
         texts = list(dict.fromkeys(t for pair in pairs for t in pair))
         vectors = dict(zip(texts, self.embedder.encode(texts), strict=True))
         return [float(vectors[a] @ vectors[b]) for a, b in pairs]
+
+
+def claude_roles(client: ClaudeClient, settings: AnthropicSettings) -> Roles:
+    """The four roles of the anthropic backend on one client."""
+    return Roles(
+        writer=ClaudeWriter(client, settings),
+        skeptic=ClaudeSkeptic(client, settings),
+        extractor=ClaudeClaimExtractor(client, settings),
+        reviser=ClaudeReviser(client, settings),
+    )

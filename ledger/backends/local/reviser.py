@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import re
 
-from ingest.embedding import Embedder
+from ledger.backends.base import Draft, RevisionRequest
 from ledger.backends.local.units import evidence_units
 from ledger.backends.local.writer import LocalWriter, cite
-from ledger.core.settings import RevisionSettings, Settings
-from ledger.core.types import Chunk, Critique, EvidenceLedger, EvidenceMatch, LedgerEntry, RevisionDecision
+from ledger.core.types import Chunk, EvidenceLedger, EvidenceMatch, LedgerEntry
 from ledger.judge.claims import exclusion_reason, extract_claims
 from ledger.text.quantities import compare_quantities, extract_quantities
 from ledger.text.sentences import parse_citations, split_sentences
@@ -93,21 +92,15 @@ def correction(entry: LedgerEntry, evidence: list[Chunk]) -> tuple[str, str] | N
 class RuleReviser:
     """Revises a draft from its ledger by the rules of seed 004 §6.2; deterministic and idempotent."""
 
-    def __init__(self, embedder: Embedder | None = None, settings: Settings | RevisionSettings | None = None) -> None:
-        self.embedder = embedder
-        self.settings = settings
+    def __init__(self, writer: LocalWriter) -> None:
+        self.writer = writer  # re-drafts an answer whose every claim had to go
 
-    def run(
-        self,
-        question: str,
-        draft: str,
-        ledger: EvidenceLedger,
-        decision: RevisionDecision,
-        critique: Critique,
-        evidence: list[Chunk],
-    ) -> str:
-        """The next draft."""
-        del decision, critique  # both are derived from the ledger and the evidence, which carry the detail needed
+    def run(self, request: RevisionRequest) -> Draft:
+        """The next draft; the decision and critique are derived from the ledger, which carries the detail needed."""
+        return Draft(self.revise(request.question, request.draft, request.ledger, request.evidence))
+
+    def revise(self, question: str, draft: str, ledger: EvidenceLedger, evidence: list[Chunk]) -> str:
+        """The revised text of `draft`."""
         by_span = {e.claim.span: e for e in ledger.entries}
         by_text = {e.claim.text: e for e in ledger.entries}
         known = {c.hash for c in evidence} | {m.chunk_hash for e in ledger.entries for m in e.evidence}
@@ -160,7 +153,7 @@ class RuleReviser:
 
     def _redraft(self, question: str, evidence: list[Chunk], revised: str) -> str:
         """Every claim was removed: write the answer again from the evidence, keeping any qualified statements."""
-        written = LocalWriter(self.embedder, self.settings).write(question, evidence)
+        written = self.writer.write(question, evidence)
         if not written.answered:
             return revised or written.text
         return f"{written.text}\n\n{revised}" if revised else written.text

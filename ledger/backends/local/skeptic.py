@@ -20,7 +20,9 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
-from ledger.backends.local.gaps import gap_phrase, part_covered, question_parts
+from ledger.backends.base import CritiqueRequest
+from ledger.backends.local.gaps import gap_phrase, part_covered
+from ledger.backends.local.questions import question_parts
 from ledger.backends.local.units import Unit, evidence_units, figure_conflict, same_figure
 from ledger.core.types import Chunk, Critique, CritiqueIssue
 from ledger.judge.claims import exclusion_reason, extract_claims
@@ -114,8 +116,9 @@ def source_conflicts(evidence: list[Chunk]) -> list[SourceConflict]:
 class RuleSkeptic:
     """Critiques a draft with fixed rules; no model, no configuration."""
 
-    def run(self, question: str, draft: str, evidence: list[Chunk]) -> Critique:
-        """The issues of `draft` against `evidence`, and a one-paragraph summary."""
+    def run(self, request: CritiqueRequest) -> Critique:
+        """The issues of the draft against the evidence, and a one-paragraph summary."""
+        question, draft, evidence = request.question, request.draft, request.evidence
         hashes = {c.hash for c in evidence}
         chunk_figures = [extract_quantities(c.text) for c in evidence]
         conflicts = source_conflicts(evidence)

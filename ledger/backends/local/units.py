@@ -1,8 +1,8 @@
 """Evidence units: the sentences of the evidence a local role may quote, and the figure conflicts between them.
 
 A unit is a sentence of a chunk as a reader would quote it: markdown emphasis removed, soft wraps joined,
-"Label: value" lines and title lines split off, a table row rendered as one sentence with its header
-("Invoices and accounting records (Retention period: 10 years; …)"), and a short list item given the
+"Label: value" lines and title lines split off, a table row as the one sentence ingest made of it
+("Invoices and accounting records (Retention period: 10 years; …)."), and a short list item given the
 lead-in it belongs to ("Items that are never reimbursed: traffic and parking fines."). Headings are not
 units but give the units below them their section. Pure functions of the chunks.
 """
@@ -21,7 +21,6 @@ from ledger.text.terms import is_negated, key_terms
 
 _BULLET = re.compile(r"[ \t]*(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))[ \t]+$")
 _TERMINAL = re.compile(r"[.!?][\"')\]*]*$")
-_SEPARATOR_CELL = re.compile(r":?-{2,}:?")
 _LABEL_LINE = re.compile(r"^[A-Z][\w ()/&.-]{1,40}:\s+\S")
 _HEADING_PREFIX = re.compile(r"^(?:#{1,6}\s*)?(?:(?:\d{1,3}[.)]|[A-Z][.)]|§\s*\d+)(?:\d+[.)]?)*\s+)?")
 _VERBISH_WORDS = """is are was were be been has have had must may can should will shall means mean requires require
@@ -95,49 +94,12 @@ def _heading_text(sentence: str) -> str:
     return _HEADING_PREFIX.sub("", _clean(sentence)).strip(" :.-")
 
 
-def _table_cells(line: str) -> list[str] | None:
-    stripped = line.strip()
-    if stripped.count("|") < 2 and not (stripped.startswith("|") and stripped.count("|") >= 1):
-        return None
-    return [c.strip() for c in stripped.strip("|").split("|")]
-
-
-def _row_text(cells: list[str], header: list[str] | None) -> str:
-    """A table row as one sentence: "Invoices (Retention period: 10 years; Counted from: end of the year)"."""
-    cells = [_clean(c) for c in cells]
-    if header and len(header) == len(cells) and len(cells) > 1:
-        rest = "; ".join(f"{h}: {c}" for h, c in zip(header[1:], cells[1:], strict=True) if c)
-        return f"{cells[0]} ({rest})"
-    return "; ".join(c for c in cells if c)
-
-
 def _chunk_units(chunk: Chunk) -> list[Unit]:
-    """The units of one chunk: its table rows first (masked out of the text), then its sentences in order."""
-    text, units, masked = chunk.text, [], list(chunk.text)
+    """The units of one chunk: its sentences in order (a table row is one, as ingest renders it)."""
+    text, units = chunk.text, []
     headings: list[tuple[int, str]] = []
-    header: list[str] | None = None
-    rows: list[tuple[int, list[str], list[str] | None]] = []
-    pos, in_table = 0, False
-    for line in text.splitlines(keepends=True):
-        cells = _table_cells(line)
-        if cells is not None:
-            body = len(line.rstrip("\r\n"))
-            masked[pos : pos + body] = " " * body
-            if all(_SEPARATOR_CELL.fullmatch(c) for c in cells if c):
-                if rows and header is None:
-                    header = rows.pop()[1]  # the row above a |---| line is the header
-            elif not in_table and not any(ch.isdigit() for ch in "".join(cells)):
-                header = cells  # pipe tables without a separator: an all-words first row is the header
-            else:
-                rows.append((pos, cells, header))
-            in_table = True
-        elif line.strip():
-            in_table, header = False, None
-        pos += len(line)
-    for pos, cells, head in rows:
-        units.append(Unit(_row_text(cells, head), chunk, chunk.start_char + pos))
     lead = ""
-    for sentence, start, _ in split_sentences("".join(masked)):
+    for sentence, start, _ in split_sentences(text):
         for piece, at in _line_pieces(sentence, start):
             clean = _clean(piece)
             reason = exclusion_reason(clean)

@@ -8,7 +8,7 @@ asked for), decide whether anything answers it, then pick a few units (the best 
 then close runners-up), drop near-duplicates and the older side of any figure conflict, and stitch them in
 document order.
 
-Deciding whether a unit answers (`ledger.backends.local.gaps` analyses the question): a focus word that no evidence
+Deciding whether a unit answers (`ledger.backends.local.questions` analyses the question): a focus word that no evidence
 sentence names (synonyms and inflections count: "retained" is named by "retention") means "not answered"
 unless the unit is nearly a paraphrase; a focus word its whole passage never names means "not this unit"
 unless it is close; and the unit must be the kind of statement asked for: a figure of the wanted kind ("how
@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ingest.embedding import Embedder
-from ledger.backends.base import NO_EVIDENCE_ANSWER
-from ledger.backends.local.gaps import (
+from ledger.backends.base import NO_EVIDENCE_ANSWER, Draft, WriteRequest
+from ledger.backends.local.questions import (
     DEADLINE_KINDS,
     DEADLINE_WORDS,
     QuestionPart,
@@ -38,7 +38,7 @@ from ledger.backends.local.gaps import (
     whole_question,
 )
 from ledger.backends.local.units import Unit, evidence_units, figure_conflict, superseded_documents
-from ledger.core.settings import RevisionSettings, Settings
+from ledger.core.settings import RevisionSettings
 from ledger.core.types import Chunk
 from ledger.judge.claims import content_stems
 from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
@@ -68,12 +68,6 @@ class WrittenAnswer:
     scores: list[float] = field(default_factory=list)
 
 
-def _revision_settings(settings: Settings | RevisionSettings | None) -> RevisionSettings:
-    if isinstance(settings, Settings):
-        return settings.revision
-    return settings or RevisionSettings()
-
-
 def cite(sentence: str, hashes: list[str]) -> str:
     """A sentence with its anchors before the final period ("… $220 per night [cite:abc]."), as judges expect.
 
@@ -92,19 +86,14 @@ def cite(sentence: str, hashes: list[str]) -> str:
 class LocalWriter:
     """Extractive writer: every sentence is an evidence sentence followed by its chunk's citation."""
 
-    def __init__(self, embedder: Embedder | None = None, settings: Settings | RevisionSettings | None = None) -> None:
-        self.embedder = embedder or Embedder()
-        self.settings = _revision_settings(settings)
-        self.last_unanswered = False
-        self.last_missing = ""
-        self.last: WrittenAnswer | None = None
+    def __init__(self, embedder: Embedder, settings: RevisionSettings) -> None:
+        self.embedder = embedder
+        self.settings = settings
 
-    def run(self, question: str, evidence: list[Chunk]) -> str:
-        """The cited answer; `last_unanswered` and `last_missing` tell the pipeline whether it answers."""
-        written = self.last = self.write(question, evidence)
-        self.last_unanswered = not written.answered
-        self.last_missing = written.missing
-        return written.text
+    def run(self, request: WriteRequest) -> Draft:
+        """The cited answer, and whether it answers the question."""
+        written = self.write(request.question, request.evidence)
+        return Draft(written.text, written.answered, written.missing)
 
     def write(self, question: str, evidence: list[Chunk]) -> WrittenAnswer:
         """The answer with how it was made; pure given the embedder."""

@@ -1,0 +1,203 @@
+"""The local support rules (seed 004 §4.3), pure: from what a claim and a quote share to a support level.
+
+A different figure for the same quantity, the opposite polarity or another entity in the same statement
+contradicts; a paraphrase with the key terms and figures present supports fully; a quote that has part of the
+claim supports partially; anything else does not support. `features` measures, `decide_rules` decides, and
+`choose_check` picks the deciding quote among a pair's candidates; every rule is testable without a model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ledger.core.types import Support
+from ledger.text.quantities import Agreement, Quantity, QuantityMatch, compare_quantities, extract_quantities
+from ledger.text.terms import coverage, find_swaps, key_terms, polarity
+
+_PRIORITY: dict[Support, int] = {"full": 3, "contradicted": 2, "partial": 1, "none": 0}
+
+
+@dataclass(frozen=True)
+class SupportCheck:
+    """The support level of one chunk for one claim, with the deciding quote and why."""
+
+    support: Support
+    quote: str
+    similarity: float
+    reason: str
+    rule: str = ""  # full, full_figures, partial, none, quantity, date, negation or swap (for combining checkers)
+    quote_start: int = 0  # the quote's span in the chunk text (a heading or table header quoted with a sentence
+    quote_end: int = 0  # under it, joined by " … ", spans from the one to the other)
+
+
+@dataclass(frozen=True)
+class SupportFeatures:
+    """What the rules look at when comparing a claim with a candidate quote."""
+
+    similarity: float  # cosine similarity of claim and quote embeddings
+    coverage: float  # share of the claim's key terms found in the quote (stemmed; swapped names left out)
+    missing_terms: tuple[str, ...] = ()
+    quantities: Agreement = Agreement()
+    claim_negated: bool = False  # polarity of the negations that bear on the other side's terms
+    quote_negated: bool = False
+    negation_anchor: int = 0  # how many of the other side's terms the deciding negation covers
+    swaps: tuple[tuple[str, str], ...] = ()  # (claim term, quote term): the same statement about another entity
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Cut-offs of the local rules; cosine values are for all-MiniLM-L6-v2."""
+
+    on_topic_similarity: float = 0.55  # a flipped polarity or a swapped name counts only when on the same topic
+    on_topic_coverage: float = 0.6
+    conflict_similarity: float = 0.3  # figures are matched by their context; this only excludes the unrelated
+    full_similarity: float = 0.72  # paraphrase level: with most key terms present, the quote states the claim
+    full_coverage: float = 0.6
+    exact_coverage_similarity: float = 0.6  # every key term present: a lower similarity still means full
+    paraphrase_similarity: float = 0.8  # so close that different words are a paraphrase
+    figure_similarity: float = 0.5  # every figure matched where the claim's words are: a lower similarity will do
+    related_similarity: float = 0.5  # below this with little term overlap, the quote is about something else
+    related_coverage: float = 0.5
+    partial_similarity: float = 0.65
+    partial_coverage: float = 0.7
+
+
+DEFAULT_THRESHOLDS = Thresholds()
+
+
+def features(
+    claim: str, quote: str, similarity: float, polarity_text: str | None = None, context: str = ""
+) -> SupportFeatures:
+    """The rule features of a claim against a quote, given their embedding similarity.
+
+    `polarity_text` is the part of the quote whose polarity counts (by default all of it): of two neighbouring
+    sentences, a "not" in the one that is about something else must not flip the claim. `context` is what is
+    known of the quote's document (its title and date): "the 2024 policy" finds its year there.
+    """
+    claim_terms, quote_terms = key_terms(claim), key_terms(quote)
+    agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
+    # Another tier or severity in the claim's place is a swapped name, and the quote's figures are about it.
+    renamed = [(m.claim.text, m.evidence.text) for m in agreement.conflicts if m.claim.identifier and m.evidence]
+    swaps = find_swaps(claim, quote if polarity_text is None else polarity_text) + tuple(renamed)
+    ours = {t for a, _ in swaps for t in key_terms(a)}
+    theirs = {t for _, b in swaps for t in key_terms(b)}
+    share, missing = coverage(tuple(t for t in claim_terms if t not in ours), quote_terms)
+    # A rival figure that the evidence gives for another entity says nothing about the claim's entity.
+    agreement = Agreement(tuple(
+        QuantityMatch(m.claim, "absent") if m.status == "conflict" and m.evidence is not None
+        and (renamed or (m.evidence.about & theirs and not m.evidence.about & ours)) else m
+        for m in agreement.matches
+    ))
+    agreement = _with_context(agreement, extract_quantities(context) if context else [])
+    polar_quote = quote if polarity_text is None else polarity_text
+    claim_negated, claim_anchor = polarity(claim, quote_terms)
+    quote_negated, quote_anchor = polarity(polar_quote, claim_terms)
+    if claim_negated != quote_negated:  # is the negation echoed on the other side in other words? ("not allowed to")
+        claim_negated = polarity(claim, quote_terms, loose=True)[0]
+        quote_negated = polarity(polar_quote, claim_terms, loose=True)[0]
+    return SupportFeatures(
+        similarity=float(similarity),
+        coverage=share,
+        missing_terms=missing,
+        quantities=agreement,
+        claim_negated=claim_negated,
+        quote_negated=quote_negated,
+        negation_anchor=max(claim_anchor, quote_anchor),
+        swaps=swaps,
+    )
+
+
+def _with_context(agreement: Agreement, context: list[Quantity]) -> Agreement:
+    """Claim figures the quote lacks but its document's title or date gives are matched; a bare year the quote
+    lacks ("In 2026, ...") frames the claim rather than asserting a figure, so it is left out."""
+    kept = []
+    for m in agreement.matches:
+        if m.status == "absent" and context:
+            found = compare_quantities([m.claim], context).matches[0]
+            m = found if found.status == "matched" else m
+        if m.status == "absent" and m.claim.kind == "date" and m.claim.parts[1:] == (None, None, None):
+            continue
+        kept.append(m)
+    return Agreement(tuple(kept))
+
+
+def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
+    """(support, rule, reason): the rules of `decide_support`."""
+    on_topic = f.similarity >= t.on_topic_similarity and f.coverage >= t.on_topic_coverage
+    q = f.quantities
+    flipped = f.claim_negated != f.quote_negated
+    # A different figure contradicts when the rest of the claim is what the quote says, when the quote is so close
+    # it would be a paraphrase, or when the quote gives the figure as a labelled field ("Effective date: ...").
+    decisive = [
+        m for m in q.conflicts
+        if f.coverage >= t.on_topic_coverage or f.similarity >= t.paraphrase_similarity
+        or (m.evidence and m.evidence.labelled)
+    ]
+    if decisive and f.similarity >= t.conflict_similarity:
+        m = decisive[0]
+        rule = "date" if m.claim.kind in ("date", "weekday") else "quantity"
+        evidence_text = m.evidence.text if m.evidence else "another figure"
+        return "contradicted", rule, f"evidence says {evidence_text}, claim says {m.claim.text}"
+    anchored_flip = f.negation_anchor >= 2 and f.similarity >= t.related_similarity and f.coverage >= t.related_coverage
+    if flipped and not q.absent and (on_topic or anchored_flip):
+        said = "negates it" if f.quote_negated else "states it without the negation"
+        return "contradicted", "negation", f"same statement, opposite polarity: the evidence {said}"
+    # A swapped name moves the embedding itself: the topic test asks for the usual term overlap, less similarity.
+    if f.swaps and f.similarity >= t.related_similarity and f.coverage >= t.on_topic_coverage and not q.absent:
+        ours, theirs = f.swaps[0]
+        return "contradicted", "swap", f"evidence says {theirs}, claim says {ours}"
+    if f.similarity < t.related_similarity and f.coverage < t.related_coverage:
+        return "none", "none", f"the evidence does not address the claim (similarity {f.similarity:.2f})"
+    clean = not (q.conflicts or f.swaps or q.absent or flipped)
+    anchored = [m.evidence is None or m.anchor >= min(2, len(m.claim.about), len(m.evidence.about)) for m in q.matched]
+    figures_anchored = bool(anchored) and (all(anchored) or (len(anchored) >= 2 and any(anchored)))
+    if clean and (
+        (f.similarity >= t.full_similarity and f.coverage >= t.full_coverage)
+        or (f.similarity >= t.exact_coverage_similarity and f.coverage >= 1.0)
+        or f.similarity >= t.paraphrase_similarity
+        or (figures_anchored and f.similarity >= t.figure_similarity and f.coverage >= t.related_coverage)
+    ):
+        figures = f"; figures agree ({', '.join(m.claim.text for m in q.matched)})" if q.matched else ""
+        rule = "full_figures" if q.matched else "full"
+        return "full", rule, f"the quote states the claim (similarity {f.similarity:.2f}){figures}"
+    if (
+        f.similarity >= t.partial_similarity and f.coverage >= t.partial_coverage
+        and not (q.conflicts or f.swaps or flipped) and (q.matched or not q.absent)
+    ):
+        gaps = [f"'{m.claim.text}'" for m in q.absent] + [f"'{w}'" for w in f.missing_terms]
+        return "partial", "partial", "the quote supports part of the claim; not found: " + (", ".join(gaps) or "—")
+    if q.conflicts and (rival := q.conflicts[0].evidence) is not None:
+        ours = q.conflicts[0].claim.text
+        return "none", "none", f"the evidence gives {rival.text}, not {ours}, in a statement only partly like the claim"
+    if q.absent and not q.matched:
+        return "none", "none", f"the evidence does not give the claim's figure {q.absent[0].claim.text}"
+    return "none", "none", f"related evidence that does not state the claim (similarity {f.similarity:.2f})"
+
+
+def decide_support(f: SupportFeatures, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> tuple[Support, str]:
+    """Support level and a short human reason, from the features. Pure.
+
+    A different figure for the same quantity, the opposite polarity or another entity in the same statement
+    contradicts; a paraphrase with the key terms and figures present supports fully; a quote that has part of
+    the claim supports partially; anything else does not support.
+    """
+    support, _, reason = decide_rules(f, thresholds)
+    return support, reason
+
+
+def choose_check(checks: list[tuple[float, float, SupportCheck]]) -> SupportCheck:
+    """The deciding check among a pair's candidate quotes, from (rank score, coverage, check).
+
+    Policies state other figures for other cases side by side ("$220 ... except high-cost cities. In high-cost
+    cities ... $340"), so a quote that supports the claim stands against one that contradicts it unless the
+    contradicting quote has more of the claim's words (it is about the claim's case: "privileged accounts ...
+    20 characters" against "standard accounts ... 16 characters"). Without either, partial beats none.
+    """
+    full = max((c for c in checks if c[2].support == "full"), key=lambda c: (c[2].rule == "full_figures", c[0]),
+               default=None)
+    against = max((c for c in checks if c[2].support == "contradicted"), key=lambda c: (c[1], c[0]), default=None)
+    if against is not None and (full is None or against[1] > full[1]):
+        return against[2]
+    if full is not None:
+        return full[2]
+    return max(checks, key=lambda c: (_PRIORITY[c[2].support], c[0]))[2]
