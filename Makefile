@@ -25,6 +25,7 @@ $(STAMP): pyproject.toml
 lint: $(STAMP)
 	$(BIN)/ruff check ingest ledger ui tests bench
 	$(BIN)/mypy ingest ledger ui
+	$(BIN)/lint-imports
 
 bench: $(STAMP)
 	$(BIN)/python bench/ingest_throughput.py

@@ -19,7 +19,7 @@ _ROW_BREAK = re.compile(r"(?<=\|)[ \t]+(?=\|)")  # "| a | b | | c | d |": the ga
 _TRAILING_PROSE = re.compile(r"(?m)(?<=\|)[ \t]+(?=[^|\n]*[A-Za-z][^|\n]*$)")
 _MARKUP = re.compile(r"\*\*|__|`")
 _SPACE = re.compile(r"\s+")
-_MAX_CELLS = 12  # more cells than this on one line is a whole table whose row breaks were lost
+_MAX_CELLS = 8  # more cells than this on one line is a whole table whose row breaks were lost
 _WINDOW = 3  # such a table is quoted by runs of this many neighbouring cells
 
 

@@ -1,31 +1,23 @@
-"""The NLI cross-encoder support checker, and the choice of support checker for a run.
+"""The NLI cross-encoder support checker: the local rules, refined by a natural-language-inference model.
 
 A sentence-transformers `CrossEncoder` trained for natural language inference reads (quote, claim) and gives
 contradiction / entailment / neutral probabilities. It refines the local checker rather than replacing it:
 the local rules find the quote and stay decisive for figures, dates, negation and swapped names, the model
-upgrades partial support it finds entailed and flags contradictions the rules cannot see. When the model
-cannot be loaded (no model hub on this machine) the local checker is used alone, with one log line saying so.
+upgrades partial support it finds entailed and flags contradictions the rules cannot see. Which checker a run
+uses is decided by `ledger.loop.factory.build_support_checker`.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from ledger.core.errors import ModelError
-from ledger.core.models import load_cross_encoder
 from ledger.core.types import Chunk
-from ledger.judge.support import LocalSupportChecker, SupportCheck, SupportChecker
-
-if TYPE_CHECKING:
-    from ingest.embedding import Embedder
-    from ledger.core.settings import Settings
-
-log = logging.getLogger(__name__)
+from ledger.judge.support import SupportCheck, SupportChecker
 
 NLI_LABELS = ("contradiction", "entailment", "neutral")
 _LOCAL_DECISIVE = ("quantity", "date", "negation", "swap")  # local contradictions the model may not overrule
@@ -86,15 +78,14 @@ class CrossEncoderSupportChecker:
         self,
         model_name: str,
         local: SupportChecker,
+        model: Any,
         *,
-        model: Any = None,
         thresholds: NliThresholds | None = None,
-        device: str = "cpu",
         batch_size: int = 32,
     ) -> None:
         self.model_name = model_name
         self.local = local
-        self.model = model if model is not None else load_cross_encoder(model_name, device)
+        self.model = model
         self.labels = label_indices(self.model.config.id2label)
         self.thresholds = thresholds or NliThresholds()
         self.batch_size = batch_size
@@ -117,27 +108,3 @@ class CrossEncoderSupportChecker:
             self.model.predict(list(pairs), apply_softmax=True, batch_size=self.batch_size, show_progress_bar=False)
         ).reshape(len(pairs), -1)
         return [{name: float(row[index]) for name, index in self.labels.items()} for row in scores]
-
-
-def load_support_checker(settings: Settings | None = None, embedder: Embedder | None = None) -> SupportChecker:
-    """The NLI checker when `judge.nli_model` is set and loads; otherwise the local checker, with one warning."""
-    if settings is None:
-        from ledger.core.settings import load_settings
-
-        settings = load_settings()
-    if embedder is None:
-        from ingest.embedding import Embedder
-
-        embedder = Embedder(settings.embedding)
-    local = LocalSupportChecker(embedder, settings.judge)
-    model_name = settings.judge.nli_model
-    if not model_name:
-        return local
-    try:
-        return CrossEncoderSupportChecker(model_name, local, device=settings.embedding.device)
-    except ModelError as exc:
-        reason = str(exc).splitlines()[0][:160]
-        if "connect" in reason or "offline" in reason.lower() or "cached" in reason:
-            reason = "not in the local model cache, and no model hub is reachable"
-        log.warning("NLI model %s unavailable (%s); using the local support checker", model_name, reason)
-        return local

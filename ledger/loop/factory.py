@@ -7,6 +7,7 @@ its SDK; `http_client` lets tests fake Claude at the HTTP layer.
 
 from __future__ import annotations
 
+import logging
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -15,10 +16,12 @@ from ingest.pipeline import Ingestor
 from ingest.retrieval import Retriever
 from ingest.vectorstore import VectorStore
 from ledger.backends.base import Roles
+from ledger.core.errors import ModelError
+from ledger.core.models import load_cross_encoder
 from ledger.core.settings import Settings
 from ledger.judge.judge import Judge
-from ledger.judge.nli import load_support_checker
-from ledger.judge.support import SupportChecker
+from ledger.judge.nli import CrossEncoderSupportChecker
+from ledger.judge.support import LocalSupportChecker, SupportChecker
 from ledger.loop.pipeline import Pipeline
 from ledger.loop.recorded import RecordedPipeline
 from ledger.storage.database import open_engine
@@ -29,6 +32,8 @@ if TYPE_CHECKING:
     import httpx2
 
     from ledger.backends.anthropic.client import ClaudeClient
+
+log = logging.getLogger(__name__)
 
 
 def build_embedder(settings: Settings) -> Embedder:
@@ -59,8 +64,19 @@ def build_run_store(settings: Settings) -> RunStore:
 
 
 def build_support_checker(settings: Settings, embedder: Embedder) -> SupportChecker:
-    """The offline support checker of the settings (used by `evidence eval` and the local judge)."""
-    return load_support_checker(settings, embedder)
+    """The NLI checker when `judge.nli_model` is set and loads; otherwise the local checker, with one warning."""
+    local = LocalSupportChecker(embedder, settings.judge)
+    model_name = settings.judge.nli_model
+    if not model_name:
+        return local
+    try:
+        return CrossEncoderSupportChecker(model_name, local, load_cross_encoder(model_name, settings.embedding.device))
+    except ModelError as exc:
+        reason = str(exc).splitlines()[0][:160]
+        if "connect" in reason or "offline" in reason.lower() or "cached" in reason:
+            reason = "not in the local model cache, and no model hub is reachable"
+        log.warning("NLI model %s unavailable (%s); using the local support checker", model_name, reason)
+        return local
 
 
 def build_judge(

@@ -17,8 +17,9 @@ from ledger.core.errors import ModelError
 from ledger.core.models import load_cross_encoder
 from ledger.core.settings import Settings
 from ledger.core.types import Chunk
-from ledger.judge.nli import CrossEncoderSupportChecker, combine, label_indices, load_support_checker
+from ledger.judge.nli import CrossEncoderSupportChecker, combine, label_indices
 from ledger.judge.support import LocalSupportChecker, SupportCheck
+from ledger.loop.factory import build_support_checker as load_support_checker
 from tests.fakes import HashEmbedder
 
 SHUFFLED = {0: "NEUTRAL", 1: "CONTRADICTION", 2: "ENTAILMENT"}
@@ -119,7 +120,7 @@ def test_combine(before: SupportCheck, probs: dict[str, float], after: str) -> N
 
 
 def test_loads_a_saved_cross_encoder_and_reads_labels_by_name(entailing_model: Path) -> None:
-    checker = CrossEncoderSupportChecker(str(entailing_model), FakeLocal([]))
+    checker = CrossEncoderSupportChecker(str(entailing_model), FakeLocal([]), load_cross_encoder(str(entailing_model)))
     assert checker.labels == {"contradiction": 1, "entailment": 2, "neutral": 0}
     (probs,) = checker.probabilities([("Alcohol is not reimbursable.", "Alcohol is not reimbursed.")])
     assert probs["entailment"] > 0.99
@@ -127,7 +128,7 @@ def test_loads_a_saved_cross_encoder_and_reads_labels_by_name(entailing_model: P
 
 def test_entailment_upgrades_partial_support(entailing_model: Path) -> None:
     fake = FakeLocal([local("partial"), local("none", quote="")])
-    checks = CrossEncoderSupportChecker(str(entailing_model), fake).check(
+    checks = CrossEncoderSupportChecker(str(entailing_model), fake, load_cross_encoder(str(entailing_model))).check(
         [("Alcohol is not reimbursed.", CHUNK), ("Something else.", CHUNK)])
     assert [c.support for c in checks] == ["full", "none"]
     assert len(fake.asked) == 1  # the whole round in one local call
@@ -135,7 +136,8 @@ def test_entailment_upgrades_partial_support(entailing_model: Path) -> None:
 
 def test_contradiction_overrules_support_but_not_the_local_figures(contradicting_model: Path) -> None:
     fake = FakeLocal([local("full"), local("contradicted", "quantity")])
-    checks = CrossEncoderSupportChecker(str(contradicting_model), fake).check(
+    model = load_cross_encoder(str(contradicting_model))
+    checks = CrossEncoderSupportChecker(str(contradicting_model), fake, model).check(
         [("Alcohol is reimbursable.", CHUNK), ("Alcohol costs $5.", CHUNK)])
     assert [c.support for c in checks] == ["contradicted", "contradicted"]
     assert [c.rule for c in checks] == ["nli", "quantity"]
@@ -151,7 +153,7 @@ def settings_with(tmp_path: Path, nli_model: str | None) -> Settings:
 
 
 def test_falls_back_to_local_with_one_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="ledger.judge.nli"):
+    with caplog.at_level(logging.WARNING, logger="ledger.loop.factory"):
         checker = load_support_checker(settings_with(tmp_path, "cross-encoder/no-such-model-here"), HashEmbedder())
     assert isinstance(checker, LocalSupportChecker)
     (record,) = caplog.records
@@ -161,7 +163,7 @@ def test_falls_back_to_local_with_one_warning(tmp_path: Path, caplog: pytest.Log
 
 def test_not_an_nli_model_falls_back(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     path = build_cross_encoder(tmp_path / "reranker", {0: "LABEL_0", 1: "LABEL_1"}, "label_0")
-    with caplog.at_level(logging.WARNING, logger="ledger.judge.nli"):
+    with caplog.at_level(logging.WARNING, logger="ledger.loop.factory"):
         checker = load_support_checker(settings_with(tmp_path, str(path)), HashEmbedder())
     assert isinstance(checker, LocalSupportChecker)
     assert "not an NLI model" in caplog.text
@@ -169,7 +171,7 @@ def test_not_an_nli_model_falls_back(tmp_path: Path, caplog: pytest.LogCaptureFi
 
 def test_uses_the_cross_encoder_when_it_loads(tmp_path: Path, entailing_model: Path,
                                               caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="ledger.judge.nli"):
+    with caplog.at_level(logging.WARNING, logger="ledger.loop.factory"):
         checker = load_support_checker(settings_with(tmp_path, str(entailing_model)), HashEmbedder())
     assert isinstance(checker, CrossEncoderSupportChecker)
     assert isinstance(checker.local, LocalSupportChecker)
@@ -177,7 +179,7 @@ def test_uses_the_cross_encoder_when_it_loads(tmp_path: Path, entailing_model: P
 
 
 def test_no_model_configured_means_local_without_a_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    with caplog.at_level(logging.WARNING, logger="ledger.judge.nli"):
+    with caplog.at_level(logging.WARNING, logger="ledger.loop.factory"):
         checker = load_support_checker(settings_with(tmp_path, None), HashEmbedder())
     assert isinstance(checker, LocalSupportChecker)
     assert not caplog.records
