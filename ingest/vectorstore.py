@@ -121,16 +121,31 @@ class VectorStore:
             offset += 5000
         return sorted(chunks, key=lambda c: (c.path, c.index))
 
-    def search(self, embedding: np.ndarray, k: int, hashes: list[str] | None = None) -> list[ScoredChunk]:
-        """The k chunks nearest to `embedding` (optionally only among `hashes`), most similar first."""
+    def search(
+        self,
+        embedding: np.ndarray,
+        k: int,
+        hashes: list[str] | None = None,
+        words: list[list[str]] | None = None,
+        match_all: bool = False,
+    ) -> list[ScoredChunk]:
+        """The k chunks nearest to `embedding`, most similar first; optionally only among `hashes`, or only chunks
+        containing one spelling of one word of `words` (of every word with `match_all`; case-sensitive)."""
         n = self.count()
         if n == 0:
             return []
         where = {"chunk_hash": {"$in": hashes}} if hashes else None
+        where_document: Any = None
+        if words is not None:
+            groups = [_any_of(spellings) for spellings in words if spellings]
+            if not groups:
+                return []
+            where_document = groups[0] if len(groups) == 1 else {"$and" if match_all else "$or": groups}
         result = self._collection.query(
             query_embeddings=[np.asarray(embedding, dtype=np.float32)],
             n_results=min(k, n),
             where=where,
+            where_document=where_document,
             include=["documents", "metadatas", "distances"],
         )
         return [
@@ -146,6 +161,12 @@ class VectorStore:
         got = self._collection.get(ids=ids, include=["embeddings"])
         by_id = dict(zip(got["ids"], got["embeddings"], strict=True))
         return np.asarray([by_id[i] for i in ids], dtype=np.float32)
+
+
+def _any_of(spellings: list[str]) -> dict[str, Any]:
+    """A Chroma document filter matching any of the spellings."""
+    filters = [{"$contains": s} for s in dict.fromkeys(spellings)]
+    return filters[0] if len(filters) == 1 else {"$or": filters}
 
 
 def _metadata(chunk: Chunk) -> dict[str, str | int]:

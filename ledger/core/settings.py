@@ -56,17 +56,27 @@ class JudgeSettings(_Section):
 
     similarity_threshold: float = Field(0.7, description="Cosine similarity a semantic match must exceed.")
     candidate_similarity: float = Field(
-        0.45, description="Lower bar for chunks shown to the support checker; a match still needs support."
+        0.45,
+        description="A chunk is shown to the support checker when its sentence closest to the claim is at least "
+        "this similar; a match still needs support.",
     )
     top_k: int = Field(3, description="Evidence matches kept per claim.")
-    search_k: int = Field(8, description="Chunks retrieved from the store per claim before support checks.")
+    search_k: int = Field(8, description="Chunks retrieved by meaning per claim before support checks.")
+    keyword_k: int = Field(4, description="Chunks retrieved per claim among those sharing a distinctive word.")
+    max_candidates: int = Field(6, description="Most searched chunks checked per claim, best sentence first.")
     supported_confidence: float = Field(
         0.8, description="Full support above this confidence is 'supported', else 'weak'."
     )
     outdated_days: int = Field(365, description="Sources older than this many days get an outdated_source flag.")
     nli_model: str | None = Field(
-        "cross-encoder/nli-deberta-v3-xsmall",
-        description="NLI cross-encoder for support checks; unset or unloadable falls back to the local rules.",
+        None,
+        description="An NLI cross-encoder (hub id or directory, e.g. cross-encoder/nli-deberta-v3-xsmall) that refines "
+        "the local support checks; when one is set but cannot load, the run says so once and uses the local rules.",
+    )
+    lexicon_dir: Path | None = Field(
+        None,
+        description="Directory of TOML word lists named like ledger/text/lexicon/*.toml, added to the built-in "
+        "ones; read once per process, at first use.",
     )
 
 

@@ -16,6 +16,7 @@ from ledger.core.types import (
     EvidenceMatch,
     LedgerEntry,
 )
+from ledger.judge.calibration import Platt
 from ledger.judge.verdicts import age_description, confidence, is_outdated, resolve, verdict_for
 
 T = TypeVar("T")
@@ -120,3 +121,10 @@ def _unique(items: list[T]) -> list[T]:
         if item not in out:
             out.append(item)
     return out
+
+
+def calibrated(entry: LedgerEntry, calibration: Platt | None) -> LedgerEntry:
+    """The entry with its confidence calibrated for the workspace (a not_found verdict keeps 0)."""
+    if calibration is None or entry.verdict == "not_found":
+        return entry
+    return entry.model_copy(update={"confidence": calibration.apply(entry.confidence)})

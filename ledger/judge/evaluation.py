@@ -13,8 +13,9 @@ from ingest.tables import render_tables
 from ledger.core.errors import EvidenceError
 from ledger.core.settings import JudgeSettings
 from ledger.core.types import Chunk, Claim, LedgerEntry
+from ledger.judge.calibration import Platt, expected_calibration_error
 from ledger.judge.claims import assess_importance, classify_type
-from ledger.judge.entries import decide_entry
+from ledger.judge.entries import calibrated, decide_entry
 from ledger.judge.judge import to_match
 from ledger.judge.support import SupportChecker
 
@@ -38,6 +39,9 @@ class EvalReport(BaseModel):
     accuracy: float
     per_label: dict[str, dict[str, float]]
     confusion: dict[str, dict[str, int]] = Field(description="confusion[true][predicted]")
+    ece: float = Field(0.0, description="Expected calibration error of the confidence of supported, weak and "
+                       "contradicted verdicts (a not_found verdict carries no confidence).")
+    ece_n: int = Field(0, description="Verdicts the calibration error is measured on.")
 
 
 class EvalFileError(EvidenceError):
@@ -84,7 +88,8 @@ def passage_chunk(item_id: str, index: int, passage: str) -> Chunk:
 
 
 def judge_items(
-    items: list[EvalItem], checker: SupportChecker, settings: JudgeSettings | None = None
+    items: list[EvalItem], checker: SupportChecker, settings: JudgeSettings | None = None,
+    calibration: Platt | None = None,
 ) -> list[LedgerEntry]:
     """Judge every item against its own evidence, all support checks in one batch."""
     settings = settings or JudgeSettings()
@@ -100,12 +105,22 @@ def judge_items(
             id=item.id, text=item.claim, type=claim_type, importance=assess_importance(item.claim, claim_type)
         )
         matches = [to_match(chunk, next(checks), "semantic") for chunk in chunks]
-        entries.append(decide_entry(claim, [], matches, [], today, settings))
+        entries.append(calibrated(decide_entry(claim, [], matches, [], today, settings), calibration))
     return entries
 
 
-def score(gold: list[str], predicted: list[str]) -> EvalReport:
-    """Balanced accuracy, accuracy, per-label precision/recall/F1 and the confusion matrix. Pure."""
+def confidence_pairs(gold: list[str], entries: list[LedgerEntry]) -> tuple[list[float], list[bool]]:
+    """(confidence, right) of every verdict that carries a confidence (supported, weak, contradicted)."""
+    pairs = [(e.confidence, predicted_label(e) == g) for g, e in zip(gold, entries, strict=True)
+             if e.verdict != "not_found"]
+    return [c for c, _ in pairs], [r for _, r in pairs]
+
+
+def score(
+    gold: list[str], predicted: list[str], confidences: tuple[list[float], list[bool]] | None = None
+) -> EvalReport:
+    """Balanced accuracy, accuracy, per-label precision/recall/F1, the confusion matrix and the calibration error
+    of the given (confidence, right) pairs. Pure."""
     confusion = {t: {p: 0 for p in LABELS} for t in LABELS}
     for t, p in zip(gold, predicted, strict=True):
         confusion[t][p] += 1
@@ -133,6 +148,8 @@ def score(gold: list[str], predicted: list[str]) -> EvalReport:
         accuracy=round(sum(confusion[label][label] for label in LABELS) / n, 4) if n else 0.0,
         per_label=per_label,
         confusion=confusion,
+        ece=expected_calibration_error(*confidences) if confidences else 0.0,
+        ece_n=len(confidences[0]) if confidences else 0,
     )
 
 

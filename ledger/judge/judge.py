@@ -8,8 +8,10 @@ from ingest.retrieval import Retriever
 from ingest.vectorstore import VectorStore
 from ledger.core.settings import JudgeSettings
 from ledger.core.types import Chunk, Claim, EvidenceLedger, EvidenceMatch, MatchType
+from ledger.judge.calibration import Platt
+from ledger.judge.candidates import chunk_sentences, keyword_terms, rank_candidates
 from ledger.judge.claims import extract_claims
-from ledger.judge.entries import decide_entry
+from ledger.judge.entries import calibrated, decide_entry
 from ledger.judge.metrics import summarize
 from ledger.judge.support import SupportCheck, SupportChecker
 
@@ -39,7 +41,9 @@ class Judge:
         checker: SupportChecker,
         settings: JudgeSettings,
         today: date,
+        calibration: Platt | None = None,
     ) -> None:
+        self.calibration = calibration  # the workspace's Platt scaling, when `evidence calibrate` fitted one
         self.store = store
         self.retriever = retriever
         self.checker = checker
@@ -56,19 +60,15 @@ class Judge:
             return EvidenceLedger(entries=[], summary=summarize([]))
         judge = settings or self.settings
         cited_chunks = self.store.get_by_hashes([h for c in claims for h in c.cited])
-        searched = self.retriever.search_many([c.text for c in claims], judge.search_k)
+        candidates_of = self._candidates([c.text for c in claims], judge)
 
         plan: list[tuple[Claim, list[Chunk], list[Chunk], list[str]]] = []
         pairs: list[tuple[str, Chunk]] = []
-        for claim, hits in zip(claims, searched, strict=True):
+        for claim, found in zip(claims, candidates_of, strict=True):
             cited = [cited_chunks[h] for h in claim.cited if h in cited_chunks]
             phantom = [h for h in claim.cited if h not in cited_chunks]
             cited_hashes = {c.hash for c in cited}
-            candidates = [
-                hit.chunk
-                for hit in hits
-                if hit.chunk.hash not in cited_hashes and hit.similarity >= judge.candidate_similarity
-            ]
+            candidates = [chunk for chunk in found if chunk.hash not in cited_hashes]
             plan.append((claim, cited, candidates, phantom))
             pairs.extend((claim.text, chunk) for chunk in cited + candidates)
 
@@ -77,5 +77,20 @@ class Judge:
         for claim, cited, candidates, phantom in plan:
             cited_matches = [to_match(chunk, next(checks), "cited") for chunk in cited]
             semantic_matches = [to_match(chunk, next(checks), "semantic") for chunk in candidates]
-            entries.append(decide_entry(claim, cited_matches, semantic_matches, phantom, self.today, judge))
+            entry = decide_entry(claim, cited_matches, semantic_matches, phantom, self.today, judge)
+            entries.append(calibrated(entry, self.calibration))
         return EvidenceLedger(entries=entries, summary=summarize(entries))
+
+    def _candidates(self, texts: list[str], judge: JudgeSettings) -> list[list[Chunk]]:
+        """Per claim: the nearest chunks and those sharing a distinctive word, kept by their best sentence."""
+        dense = self.retriever.search_many(texts, judge.search_k)
+        keyword = self.retriever.keyword_many(texts, [keyword_terms(t) for t in texts], judge.keyword_k)
+        pooled = [list({h.chunk.hash: h.chunk for h in a + b}.values()) for a, b in zip(dense, keyword, strict=True)]
+        sentences = list(dict.fromkeys(s for chunks in pooled for c in chunks for s in chunk_sentences(c)))
+        encoded = self.retriever.embedder.encode(texts + sentences)  # one call; cached for the support checker
+        vectors = dict(zip(sentences, encoded[len(texts):], strict=True))
+        return [
+            [chunk for chunk, _ in rank_candidates(encoded[i], chunks, vectors, judge.candidate_similarity,
+                                                   judge.max_candidates)]
+            for i, chunks in enumerate(pooled)
+        ]

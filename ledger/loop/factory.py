@@ -11,7 +11,7 @@ import logging
 from datetime import date
 from typing import TYPE_CHECKING
 
-from ingest.embedding import Embedder
+from ingest.embedding import CachedEmbedder, Embedder
 from ingest.pipeline import Ingestor
 from ingest.retrieval import Retriever
 from ingest.vectorstore import VectorStore
@@ -19,11 +19,13 @@ from ledger.backends.base import Roles
 from ledger.core.errors import ModelError
 from ledger.core.models import load_cross_encoder
 from ledger.core.settings import Settings
+from ledger.judge.calibration import Platt
 from ledger.judge.judge import Judge
 from ledger.judge.nli import CrossEncoderSupportChecker
 from ledger.judge.support import LocalSupportChecker, SupportChecker
 from ledger.loop.pipeline import Pipeline
 from ledger.loop.recorded import RecordedPipeline
+from ledger.storage.calibrations import CalibrationStore
 from ledger.storage.database import open_engine
 from ledger.storage.documents import Registry
 from ledger.storage.runs import RunStore
@@ -87,15 +89,28 @@ def build_judge(
     checker: SupportChecker | None = None,
     today: date | None = None,
 ) -> Judge:
-    """The judge of one workspace."""
+    """The judge of one workspace; its candidate search and its support checker share one embedding cache."""
     store = VectorStore(settings, workspace or settings.workspace)
+    embedder = embedder if isinstance(embedder, CachedEmbedder) else CachedEmbedder(embedder)
     return Judge(
         store,
         Retriever(store, embedder),
         checker or build_support_checker(settings, embedder),
         settings.judge,
         today or date.today(),
+        calibration=build_calibration(settings, workspace),
     )
+
+
+def build_calibration(settings: Settings, workspace: str | None = None) -> Platt | None:
+    """The workspace's Platt scaling, if `evidence calibrate` fitted one."""
+    row = CalibrationStore(open_engine(settings)).get(workspace or settings.workspace)
+    return Platt(a=row.a, b=row.b, n=row.n) if row else None
+
+
+def build_calibration_store(settings: Settings) -> CalibrationStore:
+    """Where each workspace's calibration is kept."""
+    return CalibrationStore(open_engine(settings))
 
 
 def build_pipeline(
@@ -108,7 +123,7 @@ def build_pipeline(
 ) -> Pipeline:
     """The full loop of `settings.backend` over one workspace."""
     workspace = workspace or settings.workspace
-    embedder = embedder or build_embedder(settings)
+    embedder = CachedEmbedder(embedder or build_embedder(settings))  # every role of the run shares its vectors
     today = today or date.today()
     if settings.backend == "anthropic":
         client = _claude(settings, http_client)

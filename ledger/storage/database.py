@@ -246,3 +246,23 @@ def m002_runs_ledger_audit(conn: Connection) -> None:
     conn.execute(
         text("INSERT INTO audit_head (id, last_id, last_hash, rows_written) VALUES (1, 0, :h, 0)"), {"h": "0" * 64}
     )
+
+
+@migration(3, "calibrations")
+def m003_calibrations(conn: Connection) -> None:
+    stamp = "TIMESTAMPTZ" if conn.dialect.name == "postgresql" else "TIMESTAMP"
+    conn.execute(
+        text(
+            f"""
+            CREATE TABLE calibrations (
+                workspace VARCHAR(200) PRIMARY KEY,
+                a DOUBLE PRECISION NOT NULL,
+                b DOUBLE PRECISION NOT NULL,
+                n INTEGER NOT NULL,
+                ece_before DOUBLE PRECISION NOT NULL,
+                ece_after DOUBLE PRECISION NOT NULL,
+                fitted_at {stamp} NOT NULL
+            )
+            """
+        )
+    )

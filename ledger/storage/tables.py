@@ -118,3 +118,17 @@ class AuditHeadRow(SQLModel, table=True):
     last_id: int = 0
     last_hash: str
     rows_written: int = 0
+
+
+class CalibrationRow(SQLModel, table=True):
+    """The Platt scaling of one workspace's judge confidence (`evidence calibrate`)."""
+
+    __tablename__ = "calibrations"
+
+    workspace: str = Field(primary_key=True)
+    a: float
+    b: float
+    n: int
+    ece_before: float
+    ece_after: float
+    fitted_at: datetime

@@ -183,3 +183,9 @@ def test_no_model_configured_means_local_without_a_warning(tmp_path: Path, caplo
         checker = load_support_checker(settings_with(tmp_path, None), HashEmbedder())
     assert isinstance(checker, LocalSupportChecker)
     assert not caplog.records
+
+
+def test_the_default_offline_run_prints_no_nli_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="ledger.loop.factory"):
+        checker = load_support_checker(Settings(home=tmp_path), HashEmbedder())
+    assert checker.name == "local" and caplog.records == []
