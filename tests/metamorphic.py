@@ -20,8 +20,10 @@ _CODAS = ("", "", "n", "r", "l", "s", "th", "m", "x", "nd")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)$")
 _NAME = re.compile(r"\b(?:[A-Z][a-z]+(?:-[A-Z]?[a-z]+)?|[A-Z]{2,6})(?:\s+(?:of\s+|and\s+|&\s+)?"
                    r"(?:[A-Z][a-z]+(?:-[A-Z]?[a-z]+)?|[A-Z]{2,6}))*\b")  # "Castlegate's": the name is "Castlegate"
-_KEEP = frozenset("""January February March April May June July August September October November December
-Monday Tuesday Wednesday Thursday Friday Saturday Sunday I Q1 Q2 Q3 Q4 AM PM USD EUR GBP""".split())
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+_DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_KEEP = frozenset((*_MONTHS, *_DAYS, "I", "Q1", "Q2", "Q3", "Q4", "AM", "PM", "USD", "EUR", "GBP"))
 
 
 def invented_word(rng: random.Random, taken: set[str]) -> str:
