@@ -93,7 +93,7 @@ def render_tables(text: str) -> tuple[str, list[TableRow]]:
         if rule is not None and rule > 0:
             header = body[rule - 1]
             body = body[:rule - 1] + body[rule + 1:]
-        elif rule is None and len(body) > 1 and not any(ch.isdigit() for ch in "".join(body[0])):
+        elif rule is None and len(body) > 1 and not any(ch.isdecimal() for ch in "".join(body[0])):  # "m²" is a unit
             header = body[0]
             body = body[1:]
         body = [cells for cells in body if not _is_rule(cells)]

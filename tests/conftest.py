@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as settings_profiles
 
 from ledger.core.settings import Settings
 
@@ -63,3 +64,10 @@ def embedder() -> Iterator[object]:
     from ingest.embedding import Embedder
 
     yield Embedder()
+
+
+# Property tests stay bounded in CI; `pytest --hypothesis-profile=thorough tests/...` searches harder. Failing
+# examples are printed with the failure; they are not written to a local example database.
+settings_profiles.register_profile("ci", max_examples=60, deadline=None, database=None, print_blob=True)
+settings_profiles.register_profile("thorough", max_examples=2000, deadline=None, database=None, print_blob=True)
+settings_profiles.load_profile("ci")

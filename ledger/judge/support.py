@@ -7,6 +7,7 @@ rules of `ledger.judge.support_rules`. It caches sentence embeddings and candida
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from ingest.embedding import Embedder
 
 _CLAUSE = re.compile(r"[^;]+")
+log = logging.getLogger(__name__)
 
 
 __all__ = ["LocalSupportChecker", "SupportCheck", "SupportChecker"]
@@ -68,6 +70,14 @@ def _parts(sentence: str) -> list[tuple[str, int, int, tuple[str, ...]]]:
             start = sentence.index(piece, m.start())
             out.append((piece, start, start + len(piece), (piece,)))
     return out
+
+
+def _unchecked(claim: str, exc: Exception) -> SupportCheck:
+    """The check of a pair that could not be checked: no support, and why, logged once at WARNING."""
+    message = (str(exc).splitlines() or [""])[0][:160]
+    reason = f"could not be checked: {type(exc).__name__}: {message}"
+    log.warning("support check failed for claim %r: %s", claim[:80], reason, exc_info=log.isEnabledFor(logging.DEBUG))
+    return SupportCheck("none", "", 0.0, reason, "error")
 
 
 def _context(chunk: Chunk) -> str:
@@ -145,10 +155,31 @@ class LocalSupportChecker:
         return mean / (np.linalg.norm(mean) or 1.0)
 
     def check(self, pairs: list[tuple[str, Chunk]]) -> list[SupportCheck]:
-        """One check per (claim, chunk) pair; everything the batch needs is embedded in one call."""
-        per_chunk = {chunk.text: self.candidates(chunk.text) for _, chunk in pairs}
-        self._embed([claim for claim, _ in pairs] + [u for cands in per_chunk.values() for c in cands for u in c.units])
-        return [self._check_one(claim, per_chunk[chunk.text], _context(chunk)) for claim, chunk in pairs]
+        """One check per (claim, chunk) pair; everything the batch needs is embedded in one call.
+
+        A pair whose check fails on a bug (odd text no rule foresaw) is reported as unchecked, with support
+        "none" and rule "error", and the rest of the batch is still checked: one document never sinks a run.
+        """
+        per_chunk: dict[str, list[_Candidate] | Exception] = {}
+        for _, chunk in pairs:
+            if chunk.text in per_chunk:
+                continue
+            try:
+                per_chunk[chunk.text] = self.candidates(chunk.text)
+            except Exception as exc:  # a bug must cost this chunk's pairs, not the batch
+                per_chunk[chunk.text] = exc
+        units = [u for cands in per_chunk.values() if isinstance(cands, list) for c in cands for u in c.units]
+        self._embed([claim for claim, _ in pairs] + units)
+        return [self._check_pair(claim, per_chunk[chunk.text], chunk) for claim, chunk in pairs]
+
+    def _check_pair(self, claim: str, candidates: list[_Candidate] | Exception, chunk: Chunk) -> SupportCheck:
+        """The check of one pair, or an unchecked result when its chunk or its rules failed."""
+        if isinstance(candidates, Exception):
+            return _unchecked(claim, candidates)
+        try:
+            return self._check_one(claim, candidates, _context(chunk))
+        except Exception as exc:  # a bug must cost this pair, not the batch
+            return _unchecked(claim, exc)
 
     def _check_one(self, claim: str, candidates: list[_Candidate], context: str = "") -> SupportCheck:
         if not candidates:

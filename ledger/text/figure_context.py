@@ -35,6 +35,7 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
         if not qs:
             continue
         cursor, shared = line_start, frozenset[str]()
+        line_terms: frozenset[str] | None = None  # the line's words without its figures, computed once per line
         described: list[Quantity] = []
         for n, q in enumerate(qs):
             stop = qs[n + 1].start if n + 1 < len(qs) else line_start + len(line)
@@ -60,8 +61,10 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                 terms |= shared
             if not terms and described:
                 terms = described[-1].about  # "North America $28.2 million 58%": the share inherits the row label
-            if not terms:
-                terms = frozenset(key_terms(_strip_figures(line, qs, line_start)))  # nothing near: the whole line
+            if not terms:  # nothing near: the whole line
+                if line_terms is None:
+                    line_terms = frozenset(key_terms(_strip_figures(line, qs, line_start)))
+                terms = line_terms
             described.append(replace(q, about=terms, labelled=labelled))
             cursor = after_end
         for n, q in enumerate(described[:-1]):

@@ -158,7 +158,9 @@ def number_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
     """The number starting at token i (digits or words, with scale words) and the index after it."""
     first = tokens[i][0].lower()
     following = tokens[i + 1][0].lower() if i + 1 < len(tokens) else ""
-    if first[0].isdigit():
+    # isdecimal, not isdigit: "²", "½" and "①" are digits to isdigit, but TOKEN_RE's \d and float() read only decimal
+    # digits (any script's: "٣" and "３" are 3), and a superscript stands alone as a token of its own ("m²").
+    if first[0].isdecimal():
         total, current, last, j = 0.0, float(first.replace(",", "")), "digits", i + 1
     elif first in ("a", "an") and following in ("dozen", "hundred", "thousand"):
         total, current, last, j = 0.0, 1.0, "unit", i + 1
@@ -250,7 +252,7 @@ def article_number_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | No
         return (0.25 if word(i + 1) == "quarter" else 0.5), i + 4
     previous = word(i - 1)
     if first in ("a", "an") and unit_word(word(i + 1)) and not (
-            previous[:1].isdigit() or unit_word(previous) or previous in _NOT_BEFORE_ARTICLE
+            previous[:1].isdecimal() or unit_word(previous) or previous in _NOT_BEFORE_ARTICLE
             or word(i + 2) in ("earlier", "ago", "later", "before", "over")):  # "a year earlier": a point, not a span
         return 1.0, i + 1
     return None

@@ -121,7 +121,7 @@ def _classify(
             break
         business, k = business or word in BUSINESS, k + 1
     # Times of day: "5 pm", "5:30 p.m.", "17:00".
-    if nxt in ("am", "pm", "a", "p") or (nxt == ":" and j + 1 < len(tokens) and tokens[j + 1][0].isdigit()):
+    if nxt in ("am", "pm", "a", "p") or (nxt == ":" and j + 1 < len(tokens) and tokens[j + 1][0].isdecimal()):
         minutes = value * 60
         if nxt == ":":
             minutes += float(tokens[j + 1][0])
@@ -137,10 +137,10 @@ def _classify(
             return _make("time", minutes, text, start, end), j
     if nxt in ("st", "nd", "rd", "th") and tokens[j][1] == tokens[j - 1][2]:
         return _make("ordinal", value, text, start, tokens[j][2], context=counted_at(tokens, j + 1)[0]), j + 1
-    if 1900 <= value <= 2100 and tokens[i][0].isdigit() and len(tokens[i][0]) == 4:
+    if 1900 <= value <= 2100 and tokens[i][0].isdecimal() and len(tokens[i][0]) == 4:
         return _make("date", 0.0, text, start, tokens[i][2], parts=(int(value), None, None, None)), j
     if (prev[:1].isupper() and prev.isalpha() and len(prev) > 1 and prev.lower() not in STOPWORDS and value < 1000
-            and tokens[i][0].isdigit()):
+            and tokens[i][0].isdecimal()):
         label = frozenset({stem(prev)})  # "Tier 2 vendors": which tier, not how many vendors
         return _make("number", value, text, start, tokens[j - 1][2], context=label, identifier=True), j
     counted, k = counted_at(tokens, j)

@@ -27,6 +27,9 @@ LOADER_LINES = "3. Risk tiers\nTier | Re-review\nTier 1 | Every year\nTier 2 | E
         (LOADER_LINES, ["Tier 1 (Re-review: Every year).", "Tier 2 (Re-review: Every 24 months)."],
          [TableRow(header=["Tier", "Re-review"], cells=["Tier 1", "Every year"]),
           TableRow(header=["Tier", "Re-review"], cells=["Tier 2", "Every 24 months"])]),
+        # A superscript unit is no figure: "Area (m²)" still heads its column.
+        ("Area (m²) | Monthly rent\nOffice A | $40", ["Office A (Monthly rent: $40)."],
+         [TableRow(header=["Area (m²)", "Monthly rent"], cells=["Office A", "$40"])]),
         # No header to be had: the cells are joined.
         ("2024 | $41.2 million\n2025 | $48.9 million", ["2024; $41.2 million.", "2025; $48.9 million."],
          [TableRow(cells=["2024", "$41.2 million"]), TableRow(cells=["2025", "$48.9 million"])]),

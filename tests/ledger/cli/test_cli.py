@@ -74,3 +74,24 @@ def test_a_damaged_pdf_ingests_without_flooding_stderr(home: Path, tmp_path: Pat
     done = evidence(home, "ingest", str(docs))
     assert done.returncode == 0, done.stderr
     assert "pypdf" not in done.stderr and "startxref" not in done.stderr  # pypdf's recovery chatter stays quiet
+
+
+@pytest.mark.model
+def test_eval_on_evidence_with_odd_characters_finishes_and_scores(home: Path, tmp_path: Path) -> None:
+    items = [
+        {"id": "area", "claim": "The office costs $40 per month.", "label": "supported",
+         "evidence": ["The office has an area of 25 m² and costs $40 per month. 🎉"]},
+        {"id": "share", "claim": "Half of the staff work remotely.", "label": "not_found",
+         "evidence": ["About ½ of the budget goes to ٣ teams and ３ offices.", "Notice period\u202e: 30 days."]},
+        {"id": "days", "claim": "Refunds are paid within 14 days.", "label": "contradicted",
+         "evidence": ["Refunds are paid within 30 days\u2066 of the request\u2069 👍🏽\x00."]},
+    ]
+    data = tmp_path / "odd.jsonl"
+    data.write_text("".join(json.dumps(item) + "\n" for item in items), encoding="utf-8")
+    predictions = tmp_path / "pred.jsonl"
+    done = evidence(home, "eval", str(data), "--predictions", str(predictions))
+    assert done.returncode == 0, done.stderr
+    assert "3 items · balanced accuracy" in done.stdout and "Traceback" not in done.stderr
+    rows = [json.loads(line) for line in predictions.read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in rows] == ["area", "share", "days"]
+    assert rows[0]["quote"].startswith("The office has an area of 25 m²")  # checked, not skipped as an error
