@@ -1,8 +1,8 @@
 """Tables, parsed once at ingest: every row becomes a self-describing sentence, and its cells are kept.
 
-Loaders write a table as lines of cells ("Tier 2 | 24 months", markdown "| Tier 2 | 24 months |", with or
+Loaders write a table as lines of cells ("Level 2 | 18 months", markdown "| Level 2 | 18 months |", with or
 without a `|---|` rule under the header). Here each row is rewritten as one sentence that carries its header
-("Tier 2 (Re-review: 24 months)."), so the judge, the writer and the figure readers meet ordinary sentences
+("Level 2 (Renewal: 18 months)."), so the judge, the writer and the figure readers meet ordinary sentences
 and never parse pipes again; the cells go to the chunk's metadata (`TableRow`). A table flattened onto one line
 ("| a | b | |---|---| | c | d |", as text copied from a page often is) is put back on its lines first; one
 whose rows ran into each other with no break left is quoted by runs of three neighbouring cells.
@@ -80,7 +80,7 @@ def render_tables(text: str) -> tuple[str, list[TableRow]]:
         if not block:
             return
         if len(block) == 1 and len(block[0]) > _MAX_CELLS:
-            # Rows run into each other ("... | end of the contract Invoices | 10 years | ..."): no row can be told
+            # Rows run into each other ("... | after the last visit Receipts | 5 years | ..."): no row can be told
             # apart, but neighbouring cells still belong together, so each run of them becomes a sentence.
             cells = [c for c in block[0] if c and not _RULE_CELL.fullmatch(c)]
             runs = ["; ".join(cells[i:i + _WINDOW]) + "." for i in range(max(1, len(cells) - _WINDOW + 1))]

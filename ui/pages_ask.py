@@ -10,7 +10,7 @@ from ui.components import render_result
 from ui.services import guarded, plain
 
 RESULT_KEY = "ask_run"
-EXAMPLE = "What is the nightly hotel cap for standard locations?"
+EXAMPLE = "How many days of leave do new staff get?"
 
 
 def render() -> None:

@@ -23,7 +23,7 @@ def render() -> None:
                f"documents in workspace **{plain(workspace)}**, given a verdict, and the draft is revised.")
     with st.form("verify_form"):
         question = st.text_input("Question the draft answers", key="verify_question",
-                                 placeholder="e.g. What do the travel and expense rules say?")
+                                 placeholder="e.g. What do the leave rules say?")
         draft = st.text_area("Draft", height=200, key="verify_draft",
                              placeholder="Paste the draft here. Citations like [cite:1a2b3c4d5e6f] are checked too.")
         backend = services.backend_picker(config, key="verify_backend")

@@ -20,7 +20,7 @@ app = typer.Typer(
         "Examples:\n\n"
         "  evidence ingest sample_docs            # index a folder\n\n"
         "  evidence docs                          # what is indexed\n\n"
-        "  evidence ask \"What is the hotel cap?\"  # answer with proof\n\n"
+        "  evidence ask \"How long is the warranty?\"  # answer with proof\n\n"
         "  evidence verify -q QUESTION -f draft.md # check a draft written elsewhere\n\n"
         "Data lives under $EVIDENCE_HOME (default ./.evidence)."
     ),

@@ -53,9 +53,9 @@ def ask(
 
     Examples:
 
-      evidence ask "What is the nightly hotel cap?"
+      evidence ask "How long is the warranty?"
 
-      evidence ask "How fast must incidents be reported?" --json
+      evidence ask "How often are the filters replaced?" --json
 
       evidence ask --questions questions.txt --json > answers.jsonl
     """
@@ -119,9 +119,9 @@ def verify(
 
     Examples:
 
-      evidence verify -q "What is the hotel cap?" -f draft.md
+      evidence verify -q "How long is the warranty?" -f draft.md
 
-      cat draft.md | evidence verify -q "What is the hotel cap?" -f - --json
+      cat draft.md | evidence verify -q "How long is the warranty?" -f - --json
     """
     from ledger.core.errors import EvidenceError
 

@@ -24,7 +24,7 @@ MAX_WORDS = 3
 def keyword_terms(claim: str, limit: int = MAX_WORDS) -> list[list[str]]:
     """The claim's most distinctive words, each with the spellings a document may use for it.
 
-    Codes and figures ("AES-256", "25,000") first, then names (capitalised words; the claim's first word only when
+    Codes and figures ("ISO-9001", "12,500") first, then names (capitalised words; the claim's first word only when
     it is long), then the longest other words. A lower-case word may open a sentence in the document, and a
     claim's first word may sit mid-sentence there, so both casings are searched.
     """

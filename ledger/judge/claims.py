@@ -18,20 +18,17 @@ Rules, all pure functions of text:
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from nltk.stem.porter import PorterStemmer
 
 from ledger.core.types import Claim, ClaimType, Importance
+from ledger.text.lexicon import lexicon
 from ledger.text.sentences import parse_citations, split_sentences
+from ledger.text.terms import phrase_pattern
 
 _I = re.IGNORECASE
-
-
-def _wordset(words: str) -> frozenset[str]:
-    # Word lists are written as text so they stay readable; ruff's SIM905 wants literals.
-    return frozenset(words.split())
-
 
 _PREFIX = r"^(?:(?:for\s+example|for\s+instance|now|so|ok(?:ay)?|well|but|and)[,:]?\s+)?"
 
@@ -79,56 +76,52 @@ _META = re.compile(
 )
 # "Here is a summary of X." is meta; "Here's the fee: $150." carries content after its colon.
 _HERE_IS = re.compile(r"^here(?:\s+is|\s+are|'s)\b(?![^:]*:\s*\S)", _I)
-_CONNECTORS = _wordset(
-    """however therefore thus hence moreover furthermore additionally also consequently accordingly so but and or
-    then next finally first firstly second secondly third thirdly lastly meanwhile nevertheless nonetheless
-    similarly likewise instead otherwise still yet note importantly overall"""
-) | {
-    "in addition", "as a result", "that said", "in short", "in summary", "in conclusion", "to summarise",
-    "to summarize", "to conclude", "to sum up", "in brief", "on the other hand", "for example", "for instance",
-    "in other words", "please note", "as mentioned", "as noted", "as mentioned above", "as noted above",
-    "in particular", "by contrast", "in contrast", "that is", "even so", "after all",
-}  # fmt: skip
 _LABEL_VALUE = re.compile(r"^[^:]{1,60}:\s*\S+(?:\s+\S+)+")
 _TERMINAL = re.compile(r"[.!?][\"')\]*]*$")
 
-# Auxiliaries and common verbs: enough to tell "Employees accrue leave." from "Leave policy".
-_AUXILIARIES = _wordset(
-    """is are was were be been being am has have had do does did can could will would shall should may might
-    must isn't aren't wasn't weren't hasn't haven't hadn't don't doesn't didn't can't cannot won't wouldn't
-    shouldn't couldn't mustn't it's that's there's here's what's"""
-)
-_VERBS = _AUXILIARIES | _wordset(
-    """need needs apply applies get gets got make makes
-    take takes took give gives gave go goes went come comes came pay pays offer offers include includes cover
-    covers require requires provide provides allow allows permit permits receive receives keep keeps remain
-    remains become becomes contain contains mean means refer refers open opens close closes start starts begin
-    begins began end ends expire expires accrue accrues earn earns cost costs charge charges issue issues submit
-    submits approve approves review reviews process processes handle handles set sets run runs use uses help
-    helps show shows state states say says said list lists describe describes explain explains define defines
-    specify specifies lead leads led cause causes increase increases decrease decreases rise rises fall falls
-    exceed exceeds depend depends happen happens occur occurs follow follows precede precedes report reports
-    manage manages own owns operate operates serve serves support supports grant grants carry carries file
-    files request requests send sends contact contacts call calls check checks complete completes sign signs
-    note notes ensure ensures vary varies differ differs reduce reduces add adds"""
-)
+@dataclass(frozen=True)
+class _Words:
+    """The word lists of claim rules, from the lexicon in force."""
 
-_MONTH = r"January|February|March|April|June|July|August|September|October|November|December"
-_NUMBER_WORDS = (
-    r"zero|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
-    r"seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|"
-    r"million|billion|dozen|half|twice|thrice"
-)
-_UNITS = (
-    r"(?:business\s+|calendar\s+|working\s+|full\s+)?"
-    r"(?:second|minute|hour|day|week|month|quarter|year|time|percent|dollar|copy|employee|person)s?"
-)
-_NUMERIC = re.compile(
-    rf"\d|[$€£¥%]|\bper\s*cent\b|\bpercent(?:age)?\b|\b(?:{_NUMBER_WORDS})\b|\bone\s+{_UNITS}\b|\bnoon\b|"
-    rf"\bmidnight\b|(?-i:\b(?:{_MONTH})\b)|(?-i:\bMay\s+\d)|"
-    r"\b(?:in|on|of|since|until|by|from|before|after|through|during|early|late|mid)[\s-]+(?-i:May)\b",
-    _I,
-)
+    connectors: frozenset[str]
+    auxiliaries: frozenset[str]
+    verbs: frozenset[str]  # auxiliaries and common verbs: enough to tell "Staff accrue leave." from "Leave policy"
+    not_defining: frozenset[str]
+    stopwords: frozenset[str]
+    numeric: re.Pattern[str]
+    importance: re.Pattern[str]
+
+
+@cache
+def _words() -> _Words:
+    lex = lexicon()
+    auxiliaries = lex.word_set("claims", "auxiliaries")
+    months = "|".join(m.capitalize() for m in lex.words("calendar", "months") if m != "may")
+    numbers = phrase_pattern(
+        [w for w in lex.words("numbers", "units") if w != "one"]  # "one" alone is a pronoun ("one of them")
+        + [*lex.words("numbers", "tens"), *lex.words("numbers", "scales"), *lex.words("numbers", "fractions")]
+        + [w for w in lex.words("numbers", "times") if w != "once"]  # "once the form is filed" is no figure
+    )
+    units = phrase_pattern((*lex.words("figures", "units"), *lex.words("figures", "currencies"),
+                            *lex.words("figures", "markers"), *lex.words("figures", "counted")))
+    modifiers = phrase_pattern((*lex.words("figures", "unit_modifiers"), "full"))  # "one full day"
+    numeric = re.compile(
+        rf"\d|[$€£¥%]|\bper\s*cent\b|\bpercent(?:age)?\b|\b(?:{numbers})\b|\bone\s+(?:(?:{modifiers})\s+)?(?:{units})s?\b|"
+        rf"\bnoon\b|\bmidnight\b|(?-i:\b(?:{months})\b)|(?-i:\bMay\s+\d)|"
+        r"\b(?:in|on|of|since|until|by|from|before|after|through|during|early|late|mid)[\s-]+(?-i:May)\b",
+        _I,
+    )
+    return _Words(
+        connectors=lex.word_set("claims", "connectors"),
+        auxiliaries=auxiliaries,
+        verbs=auxiliaries | lex.word_set("claims", "verbs"),
+        not_defining=lex.word_set("claims", "means_not_defining"),
+        stopwords=lex.word_set("stopwords", "content"),
+        numeric=numeric,
+        importance=re.compile(rf"\b(?:{phrase_pattern(lex.words('claims', 'importance_markers'))})\b", _I),
+    )
+
+
 _DEFINITION = re.compile(
     r"\b(?:is|are)\s+(?:defined|understood)\s+as\b|\bdefined\s+as\b|\brefers?\s+to\b|\bstands?\s+for\b|"
     r"\bis\s+short\s+for\b|\bthe\s+(?:term|phrase|acronym|abbreviation)\s+[\"'“‘]|\bby\s+[\"'“‘][^\"'”’]+[\"'”’]\s+"
@@ -137,25 +130,11 @@ _DEFINITION = re.compile(
 )
 # "X means Y" defines; "This means that..." or "by means of" does not.
 _MEANS = re.compile(r"(?:^|\b(\w+)\s+)means\b", _I)
-_NOT_DEFINING_BEFORE_MEANS = _wordset("this that it which what also by no all simply")
 _POLICY = re.compile(
     r"\b(?:must|shall|required|requires?|mandatory|obligated|obliged|prohibited|forbidden|permitted|entitled|"
     r"eligible|should|ought\s+to|(?:need|needs|have|has)\s+to|may\s+not|cannot|can\s*not|can't|"
     r"(?:is|are)\s+(?:not\s+)?allowed|allowed\s+to)\b",
     _I,
-)
-_IMPORTANCE_MARKERS = re.compile(
-    r"\b(?:must|shall|required|mandatory|always|never|key|important|importantly|only|essential|critical|crucial)\b",
-    _I,
-)
-
-_STOPWORDS = _wordset(
-    """a an the and or but if then else of to in on at by for with from into onto about as than that this these
-    those there here it its is are was were be been being am do does did done has have had having can could will
-    would shall should may might must i me my we us our you your he she they them their his her what which who whom
-    whose when where why how whether any all each every some no not nor so such very too also just only own same
-    other more most much many few both either neither please tell know explain describe say said mean means get
-    gets got make need needs like per via vs etc"""
 )
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _STEMMER = PorterStemmer()
@@ -176,12 +155,13 @@ def _norm(text: str) -> str:
 def content_stems(text: str) -> set[str]:
     """Porter stems of the non-stopword words of a text."""
     bases = (w.split("'")[0] for w in _WORD.findall(text.lower().replace("’", "'")))
-    return {_stem(b) for b in bases if b not in _STOPWORDS and len(b) > 1}
+    stopwords = _words().stopwords
+    return {_stem(b) for b in bases if b not in stopwords and len(b) > 1}
 
 
 def contains_numeric(text: str) -> bool:
     """Whether a text states a number, amount, percentage, date or number-word quantity."""
-    return bool(_NUMERIC.search(text))
+    return bool(_words().numeric.search(text))
 
 
 def _is_definition(text: str) -> bool:
@@ -189,13 +169,13 @@ def _is_definition(text: str) -> bool:
         return True
     for match in _MEANS.finditer(text):
         before = (match.group(1) or "").lower()
-        if match.start() > 0 and before not in _NOT_DEFINING_BEFORE_MEANS:
+        if match.start() > 0 and before not in _words().not_defining:
             return True
     return False
 
 
 def _strong_verb(word: str) -> bool:
-    return word in _AUXILIARIES or (len(word) >= 5 and word.endswith("ed")) or word.endswith("n't")
+    return word in _words().auxiliaries or (len(word) >= 5 and word.endswith("ed")) or word.endswith("n't")
 
 
 def _is_fragment(text: str) -> bool:
@@ -203,7 +183,8 @@ def _is_fragment(text: str) -> bool:
     if contains_numeric(text) or _LABEL_VALUE.match(text):
         return False
     words = _WORD.findall(text.lower())
-    has_verb = any(w in _VERBS or _strong_verb(w) for w in words)
+    verbs = _words().verbs
+    has_verb = any(w in verbs or _strong_verb(w) for w in words)
     if _TERMINAL.search(text):
         return not has_verb and len(words) <= 2
     # Unpunctuated lines are list items or labels: a label is Title Case, or short without a clear verb
@@ -211,13 +192,13 @@ def _is_fragment(text: str) -> bool:
     long_words = [w for w in text.split() if len(w.strip("*_()[]\"'")) > 3]
     if len(long_words) > 1 and all(w.strip("*_()[]\"'")[:1].isupper() for w in long_words):
         return True
-    strong = any(_strong_verb(w) for w in words) or (bool(words) and words[0] in _VERBS)
+    strong = any(_strong_verb(w) for w in words) or (bool(words) and words[0] in verbs)
     return not has_verb or (len(words) <= 3 and not strong)
 
 
 def _is_connector(text: str) -> bool:
     bare = re.sub(r"[^\w\s']", " ", text.lower())
-    return " ".join(bare.split()) in _CONNECTORS
+    return " ".join(bare.split()) in _words().connectors
 
 
 def exclusion_reason(text: str) -> str | None:
@@ -279,7 +260,7 @@ def assess_importance(text: str, claim_type: ClaimType, question: str = "") -> I
     """Importance by seed 004 §3.5: direct answers and numbers are critical; rules and markers material."""
     if is_direct_answer(text, question) or contains_numeric(text):
         return "critical"
-    if claim_type == "policy" or _IMPORTANCE_MARKERS.search(text):
+    if claim_type == "policy" or _words().importance.search(text):
         return "material"
     return "minor"
 

@@ -72,11 +72,11 @@ def features(
 
     `polarity_text` is the part of the quote whose polarity counts (by default all of it): of two neighbouring
     sentences, a "not" in the one that is about something else must not flip the claim. `context` is what is
-    known of the quote's document (its title and date): "the 2024 policy" finds its year there.
+    known of the quote's document (its title and date): "the 2023 handbook" finds its year there.
     """
     claim_terms, quote_terms = key_terms(claim), key_terms(quote)
     agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
-    # Another tier or severity in the claim's place is a swapped name, and the quote's figures are about it.
+    # Another level or phase in the claim's place is a swapped name, and the quote's figures are about it.
     renamed = [(m.claim.text, m.evidence.text) for m in agreement.conflicts if m.claim.identifier and m.evidence]
     swaps = find_swaps(claim, quote if polarity_text is None else polarity_text) + tuple(renamed)
     ours = {t for a, _ in swaps for t in key_terms(a)}
@@ -188,10 +188,10 @@ def decide_support(f: SupportFeatures, thresholds: Thresholds = DEFAULT_THRESHOL
 def choose_check(checks: list[tuple[float, float, SupportCheck]]) -> SupportCheck:
     """The deciding check among a pair's candidate quotes, from (rank score, coverage, check).
 
-    Policies state other figures for other cases side by side ("$220 ... except high-cost cities. In high-cost
-    cities ... $340"), so a quote that supports the claim stands against one that contradicts it unless the
-    contradicting quote has more of the claim's words (it is about the claim's case: "privileged accounts ...
-    20 characters" against "standard accounts ... 16 characters"). Without either, partial beats none.
+    Rules state other figures for other cases side by side ("$30 ... except at weekends. At weekends ... $45"),
+    so a quote that supports the claim stands against one that contradicts it unless the contradicting quote
+    has more of the claim's words (it is about the claim's case: "child tickets ... $12" against "adult tickets
+    ... $20"). Without either, partial beats none.
     """
     full = max((c for c in checks if c[2].support == "full"), key=lambda c: (c[2].rule == "full_figures", c[0]),
                default=None)

@@ -1,8 +1,8 @@
 """What each figure of a text is about: the key terms that describe it, and the ranges figures form.
 
-A figure is compared with the evidence figure that is about the same thing ("sales and marketing at $11.3
+A figure is compared with the evidence figure that is about the same thing ("sales and marketing at $4.2
 million"), so each gets the words around it: those before it in its sentence, the descriptive phrase after it
-("$75 per day for domestic travel"). Tables reach here as sentences (ingest renders every row as one).
+("$40 per seat for the evening show"). Tables reach here as sentences (ingest renders every row as one).
 Pure; used by `ledger.text.quantities`.
 """
 
@@ -14,12 +14,12 @@ from dataclasses import replace
 from ledger.text.figures import Quantity
 from ledger.text.terms import key_terms
 
-# Words after a figure that still describe it ("$75 per day for domestic travel"); anything else describes the next.
+# Words after a figure that still describe it ("$40 per seat for the evening show"); anything else describes the next.
 _TRAILING = re.compile(
     r"\s*(?:per|for|of|in|on|each|every|a|an|after|before|from)\b[^,;.]*?(?=,|;|\.|\band\b|\bor\b|$)", re.IGNORECASE
 )
 _SENTENCE_END = re.compile(r"[.;!?]\s+")
-# A line break inside a sentence, as PDF text has them ("13 were\nvoluntary"): the next line goes on in lower case.
+# A line break inside a sentence, as PDF text has them ("9 were\nrepaired"): the next line goes on in lower case.
 _WRAPPED = re.compile(r"(?<![.:;!?|])\n(?=[a-z0-9$€£(])")
 # Where the words after a figure stop describing it and start describing the next one.
 _CLAUSE_BREAK = re.compile(r"[,;]|\b(?:and|or|but|which|while|whereas)\b", re.IGNORECASE)
@@ -27,7 +27,7 @@ _RANGE_GAP = re.compile(r"\s*(?:to|through|-|–|and)\s*", re.IGNORECASE)
 
 
 def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
-    """Give each figure the key terms that describe it, and join ranges ("$750.01 to $5,000")."""
+    """Give each figure the key terms that describe it, and join ranges ("$100.01 to $2,000")."""
     text = _WRAPPED.sub(" ", text)  # same length: offsets still hold
     out: list[Quantity] = []
     for line_start, line in _lines(text):
@@ -44,23 +44,23 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
             after_end = q.end + (trailing.end() if trailing else len(tail) if n + 1 == len(qs) else 0)
             clause = _SENTENCE_END.split(tail)[0]  # a figure's words never run into the next sentence
             boundary = _CLAUSE_BREAK.search(clause) if n + 1 < len(qs) and not trailing else None
-            if boundary and key_terms(clause[:boundary.start()]):  # "13 were voluntary, which gives ... 8.7%"
+            if boundary and key_terms(clause[:boundary.start()]):  # "9 were repaired, which gives ... 4.5%"
                 after_end = q.end + boundary.start()
             pieces = _SENTENCE_END.split(text[cursor:q.start])
             before = pieces[-1]  # words of an earlier sentence describe nothing here
             if len(pieces) > 1 or not described:
                 shared = frozenset()
             labelled = before.rstrip(" *_").endswith(":")
-            # A field ("Effective date: 2026-03-01 Owner: ...") is described by its label alone.
+            # A field ("Start date: 2025-09-15 Owner: ...") is described by its label alone.
             terms = frozenset(key_terms(before if labelled else before + " " + text[q.end:after_end])) | q.context
             if not described or len(pieces) > 1:
-                # "The meal per diem is $75 per day for domestic travel and $95 per day for international travel":
+                # "The ticket price is $40 per seat for the evening show and $25 per seat for the matinee":
                 # when the first figure is described after it, the words before it are the subject of all of them.
                 shared = frozenset(key_terms(before)) if trailing and key_terms(trailing.group(0)) else frozenset()
             else:
                 terms |= shared
             if not terms and described:
-                terms = described[-1].about  # "North America $28.2 million 58%": the share inherits the row label
+                terms = described[-1].about  # "Northern region $3.1 million 42%": the share inherits the row label
             if not terms:  # nothing near: the whole line
                 if line_terms is None:
                     line_terms = frozenset(key_terms(_strip_figures(line, qs, line_start)))

@@ -19,8 +19,8 @@ class Quantity:
     kind: Kind
     value: float
     unit: str = ""  # currency for money; "day", "business_day" or "month" for durations
-    context: frozenset[str] = frozenset()  # stems of the counted noun ("10 employees") or the label ("Tier 1")
-    per: str = ""  # "night" in "$250 per night"
+    context: frozenset[str] = frozenset()  # stems of the counted noun ("10 employees") or the label ("Level 1")
+    per: str = ""  # "night" in "$90 per night"
     bound: Bound = ""  # "max" for "within 48 hours", "min" for "at least 10 days"
     parts: tuple[int | None, int | None, int | None, int | None] = (None, None, None, None)  # year, quarter, month, day
     text: str = ""
@@ -28,11 +28,11 @@ class Quantity:
     end: int = 0
     number: float = 0.0  # the number as written, before unit conversion ("10" of "10 minutes")
     approx: bool = False  # "about a third", "roughly $5 million"
-    upper: float | None = None  # end of a range that starts here ("$750.01 to $5,000")
+    upper: float | None = None  # end of a range that starts here ("$100.01 to $2,000")
     ranged: bool = False  # one end of a range: compared exactly, never as "inside" another range
     about: frozenset[str] = frozenset()  # key terms of the words that describe the figure
-    labelled: bool = False  # written as a field: "Effective date: 2026-03-01"
-    identifier: bool = False  # a name rather than an amount: "Tier 2", "Severity 1", "Section 4"
+    labelled: bool = False  # written as a field: "Start date: 2025-09-15"
+    identifier: bool = False  # a name rather than an amount: "Level 2", "Phase 1", "Section 4"
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ Pure functions. "three business days" and "3 business days", "one hour" and "60 
 "USD 1200" normalise to the same value, so a paraphrase keeps its figures and a changed figure shows as a
 conflict: the same kind and unit with a different value (seed 004 §4.3: contradicted, not a miss). Each
 figure also carries the key terms around it, so a figure is compared with the evidence figure that is about
-the same thing ("sales and marketing at $11.3 million"), not with whichever figure happens to be nearby.
+the same thing ("sales and marketing at $4.2 million"), not with whichever figure happens to be nearby.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 
 from ledger.text.figure_context import describe_figures
 from ledger.text.figures import Agreement, Kind, Quantity, QuantityMatch, Status
+from ledger.text.lexicon import lexicon
 from ledger.text.numbers import (
     APPROX,
     BUSINESS,
@@ -41,8 +42,6 @@ __all__ = [
     "Agreement", "Quantity", "QuantityMatch", "compare_quantities", "extract_quantities", "is_negated", "negation_cues",
 ]  # negation lives in ledger.text.terms; re-exported for callers that compare polarity alongside figures
 
-_PER_ADVERBS = {"daily": "day", "nightly": "night", "weekly": "week", "monthly": "month", "yearly": "year",
-                "annually": "year", "quarterly": "quarter"}
 _LOOSE = ("count", "number", "ordinal")  # kinds whose figure alone may match, whatever noun follows it
 
 
@@ -95,14 +94,14 @@ def _classify(
     elif nxt in CURRENCY_CODES or nxt in CURRENCY_WORDS:
         currency, j = CURRENCY_WORDS.get(nxt) or nxt.upper(), j + 1
     elif nxt in ("cents", "cent", "¢"):
-        currency, value, j = "USD", value / 100, j + 1  # "70 cents per mile" is $0.70 per mile
+        currency, value, j = "USD", value / 100, j + 1  # "45 cents per mile" is $0.45 per mile
     if currency:
         per = ""
         if (j + 1 < len(tokens) and tokens[j][0].lower() in PER_WORDS and tokens[j + 1][0].isalpha()
                 and tokens[j + 1][0].lower() not in STOPWORDS):
             per, j = stem(tokens[j + 1][0]), j + 2
-        elif j < len(tokens) and tokens[j][0].lower() in _PER_ADVERBS:  # "$35 monthly"
-            per = _PER_ADVERBS[tokens[j][0].lower()]
+        elif j < len(tokens) and tokens[j][0].lower() in (adverbs := lexicon().table("figures", "rate_adverbs")):
+            per = adverbs[tokens[j][0].lower()]  # "$12 monthly"
         return _make("money", value, text, start, tokens[j - 1][2], unit=currency, per=per), j
     if nxt in ("%", "percent"):
         return _make("percent", value, text, start, tokens[j][2]), j + 1
@@ -111,7 +110,7 @@ def _classify(
     if nxt == "or" and after in ("more", "less", "fewer", "longer", "shorter"):
         j, nxt = j + 2, (tokens[j + 2][0].lower() if j + 2 < len(tokens) else "")  # "10 or more days"
     k, business = (j + 1 if nxt == "-" else j), False
-    for _ in range(3):  # up to two modifiers: "10 further banking days", "2 consecutive quarters"
+    for _ in range(3):  # up to two modifiers: "5 more banking days", "3 consecutive months"
         word = tokens[k][0].lower() if k < len(tokens) else ""
         if unit := unit_word(word):
             family, amount = DURATIONS[unit]
@@ -141,7 +140,7 @@ def _classify(
         return _make("date", 0.0, text, start, tokens[i][2], parts=(int(value), None, None, None)), j
     if (prev[:1].isupper() and prev.isalpha() and len(prev) > 1 and prev.lower() not in STOPWORDS and value < 1000
             and tokens[i][0].isdecimal()):
-        label = frozenset({stem(prev)})  # "Tier 2 vendors": which tier, not how many vendors
+        label = frozenset({stem(prev)})  # "Level 2 members": which level, not how many members
         return _make("number", value, text, start, tokens[j - 1][2], context=label, identifier=True), j
     counted, k = counted_at(tokens, j)
     if counted:
@@ -174,8 +173,8 @@ def _comparable(a: Quantity, b: Quantity) -> bool:
     if a.kind == "frequency" and a.number != b.number:
         return max(a.value, b.value) <= 30 * max(min(a.value, b.value), 1e-9)
     if a.kind == "duration" and a.number != b.number and _unit_size(a) != _unit_size(b):
-        # Another number in another unit measures something else ("5 hours of remote work" is no rival of
-        # "3 days per week"), unless the two are close ("a week" against "2 business days").
+        # Another number in another unit measures something else ("8 hours of overtime" is no rival of
+        # "2 days per month"), unless the two are close ("a week" against "4 business days").
         x, y = _days(a), _days(b)
         return max(x, y) <= 5 * max(min(x, y), 1e-9)
     return True  # percent, time, date and weekday always compare
@@ -218,7 +217,7 @@ def _date_status(claim: Quantity, evidence: Quantity) -> Status:
 
 def _anchored(q: Quantity, e: Quantity, anchor: int) -> bool:
     """Whether two figures are about the same thing: two shared context terms (fewer if there are fewer), a label,
-    or the same name ("Tier 2"); bare figures with no words around them are taken to be about the same thing."""
+    or the same name ("Level 2"); bare figures with no words around them are taken to be about the same thing."""
     if q.identifier or not (q.about or e.about):
         return True
     return bool(q.about and e.about) and (anchor >= min(2, len(q.about), len(e.about)) or (anchor >= 1 and e.labelled))
@@ -227,8 +226,8 @@ def _anchored(q: Quantity, e: Quantity, anchor: int) -> bool:
 def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quantity]) -> Agreement:
     """For each claim quantity: matched, in conflict with an evidence figure about the same thing, or absent.
 
-    A conflict needs the two figures to be about the same thing (shared context terms or a label): "45 minutes"
-    to complete a course does not contradict "within 21 days" of joining. An equal figure that the evidence
+    A conflict needs the two figures to be about the same thing (shared context terms or a label): "20 minutes"
+    to fill in a form does not contradict "within 14 days" of moving. An equal figure that the evidence
     attaches to something else, while another figure sits with the claim's words, is a conflict too.
     """
     evidence = list(evidence_qs)
@@ -246,13 +245,13 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             equal, vague = [e for e in peers if _equal(q, e)], []
         others = [e for e in peers if e not in equal and e not in vague and _anchored(q, e, anchor(e))]
         rival = max(others, key=anchor, default=None)
-        if not equal and q.kind in _LOOSE and not q.identifier:  # "41 hires" and "41 people"
+        if not equal and q.kind in _LOOSE and not q.identifier:  # "12 hires" and "12 people"
             equal = [e for e in evidence if e.kind in _LOOSE and not e.identifier and _equal(q, e)]
         if equal:
             best = max(equal, key=anchor)
             if rival is not None and anchor(rival) >= 2 and q.about & rival.about > q.about & best.about:
                 # The evidence attaches the claim's figure to something else, and another figure to everything the
-                # claim says about it: "sales and marketing at $11.3 million" against "sales and marketing: $12.6m".
+                # claim says about it: "sales and marketing at $4.2 million" against "sales and marketing: $5.1m".
                 results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
             else:
                 results.append(QuantityMatch(q, "matched", best, anchor(best)))
@@ -262,36 +261,11 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
         else:
             results.append(QuantityMatch(q, "absent", vague[0] if vague else None))
-    return Agreement(tuple(_paired(results, evidence)))
-
-
-def _paired(results: list[QuantityMatch], evidence: list[Quantity]) -> list[QuantityMatch]:
-    """A figure and its date stated together in the claim must be together in the evidence.
-
-    In "612 employees on September 30, up from 587 on June 30" the date of 612 is September 30: a claim of
-    "612 employees on June 30" finds both figures, but another date stands between them.
-    """
-    out = list(results)
-    for n in range(len(out) - 1):
-        a, b = out[n], out[n + 1]
-        if a.status != "matched" or b.status != "matched" or a.evidence is None or b.evidence is None:
-            continue
-        if not {a.claim.kind, b.claim.kind} & {"date", "weekday"}:
-            continue
-        lo, hi = sorted((a.evidence.start, b.evidence.start))
-        for k, m in ((n + 1, b), (n, a)):
-            assert m.evidence is not None
-            found = m.evidence
-            rival = next((e for e in evidence if lo < e.start < hi and e.kind == m.claim.kind
-                          and (e.value, e.parts) != (found.value, found.parts)), None)
-            if rival is not None:
-                out[k] = QuantityMatch(m.claim, "conflict", rival, m.anchor)
-                break
-    return out
+    return Agreement(tuple(results))
 
 
 def _derived(q: Quantity, evidence: Sequence[Quantity]) -> bool:
-    """The claim's figure is the difference of two evidence figures of its kind ("up $3.5 million" from two totals)."""
+    """The claim's figure is the difference of two evidence figures of its kind ("up $2 million" from two totals)."""
     same = [e for e in evidence if e.kind == q.kind and e.unit == q.unit]
     return any(abs(abs(a.value - b.value) - q.value) <= 1e-6 * max(1.0, q.value)
                for n, a in enumerate(same) for b in same[n + 1:])

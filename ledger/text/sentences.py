@@ -10,9 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 
 from nltk.tokenize import punkt
 from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer, PunktTrainer
+
+from ledger.text.lexicon import lexicon
 
 # `[cite:abc123def456]`, `[cite:a][cite:b]` or `[cite:a, b]`. Ids are not forced to 12 hex digits so
 # that a malformed id still reaches the judge and is reported as a phantom citation.
@@ -20,30 +23,19 @@ CITE_RE = re.compile(r"\[cite:\s*([^\[\]]*?)\s*\]", re.IGNORECASE)
 _CITE_IDS_SPLIT = re.compile(r"[\s,;]+")
 _LEADING_CITES = re.compile(r"(?:\s*\[cite:[^\[\]]*\])+", re.IGNORECASE)
 
-# Business-text abbreviations, as Punkt stores them: lowercase, without the final period.
-ABBREVIATIONS = frozenset(
-    {
-        "e.g", "i.e", "etc", "cf", "viz", "al", "vs", "approx", "est", "incl", "excl", "max", "min",
-        "u.s", "u.k", "e.u", "u.n", "a.m", "p.m", "inc", "ltd", "co", "corp", "llc", "plc", "dept",
-        "div", "mgmt", "assn", "bros", "no", "nos", "vol", "p", "pp", "para", "sec", "art", "ch",
-        "fig", "ref", "dr", "mr", "mrs", "ms", "prof", "sr", "jr", "st", "ave", "rd", "blvd", "mt",
-        "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
-        "mon", "tue", "wed", "thu", "fri", "sat", "sun", "govt", "intl", "natl", "avg", "qty",
-    }
-)  # fmt: skip
 
-# Abbreviations that never end a sentence: a break Punkt makes right after one is undone.
-# ("Inc.", "etc.", "St." and "No." can end one, so they are not here.)
-_NEVER_FINAL = frozenset({"e.g", "i.e", "cf", "viz", "vs", "approx", "dr", "mr", "mrs", "ms", "prof", "incl", "excl"})
+def abbreviations() -> frozenset[str]:
+    """Abbreviations as Punkt stores them (lower case, no final period): the lexicon's, with month and weekday
+    short forms."""
+    lex = lexicon()
+    return frozenset().union(lex.words("abbreviations", "abbreviations"), lex.words("calendar", "month_abbreviations"),
+                             lex.words("calendar", "weekday_abbreviations"))
 
-# Words that often start a sentence and are lowercase mid-sentence. Giving Punkt this orthographic
-# evidence lets it break after an abbreviation or an initial ("Acme Inc. The fee...", "Plan B. The
-# fee...") which an untrained model never does.
-_SENTENCE_STARTERS = str.split(
-    "the this that these those a an it its we you they he she there all each every any some in on "
-    "for if when after before during under as to from with however our your their most many only both "
-    "then also please note but because since unless while what how why where who which employees staff"
-)
+
+@cache
+def _never_final() -> frozenset[str]:
+    """Abbreviations that never end a sentence: a break Punkt makes right after one is undone."""
+    return lexicon().word_set("abbreviations", "never_final")
 
 
 @dataclass
@@ -55,9 +47,10 @@ class _Seg:
 
 
 def _add_house_params(params: PunktParameters) -> PunktParameters:
-    """Add the abbreviations and sentence-start evidence that any tokenizer of ours needs."""
-    params.abbrev_types.update(ABBREVIATIONS)
-    for word in _SENTENCE_STARTERS:
+    """Add the abbreviations and sentence-start evidence that any tokenizer of ours needs: words that often start a
+    sentence and are lower case mid-sentence let Punkt break after an abbreviation ("Acme Inc. The fee…")."""
+    params.abbrev_types.update(abbreviations())
+    for word in lexicon().words("abbreviations", "sentence_starters"):
         params.ortho_context[word] |= punkt._ORTHO_BEG_UC | punkt._ORTHO_MID_LC
     return params
 
@@ -76,7 +69,9 @@ def default_tokenizer() -> PunktSentenceTokenizer:
     return PunktSentenceTokenizer(_add_house_params(PunktParameters()))
 
 
-DEFAULT_TOKENIZER = default_tokenizer()
+@cache
+def _default_tokenizer() -> PunktSentenceTokenizer:
+    return default_tokenizer()  # built at first use, when the lexicon in force is read
 
 _HEADING_RE = re.compile(r"[ \t]{0,3}#{1,6}(?=\s|$)")
 # "- ", "* ", "+ ", "• ", "1. ", "2) ", "(a) ", "a) ": the marker is not part of the sentence.
@@ -143,7 +138,7 @@ def _punkt_spans(text: str, segs: list[_Seg], tokenizer: PunktSentenceTokenizer)
 
 def _ends_never_final(sentence: str) -> bool:
     last = sentence.rsplit(None, 1)[-1].lower() if sentence.strip() else ""
-    return last.endswith(".") and last[:-1] in _NEVER_FINAL
+    return last.endswith(".") and last[:-1] in _never_final()
 
 
 def _attach_citations(text: str, segs: list[_Seg]) -> list[_Seg]:
@@ -163,7 +158,7 @@ def _attach_citations(text: str, segs: list[_Seg]) -> list[_Seg]:
 
 def split_sentences(text: str, tokenizer: PunktSentenceTokenizer | None = None) -> list[tuple[str, int, int]]:
     """Split text into sentences: (sentence, start, end) with `text[start:end] == sentence`."""
-    segs = _attach_citations(text, _punkt_spans(text, _segments(text), tokenizer or DEFAULT_TOKENIZER))
+    segs = _attach_citations(text, _punkt_spans(text, _segments(text), tokenizer or _default_tokenizer()))
     out: list[tuple[str, int, int]] = []
     for seg in segs:
         start, end = seg.start, seg.end

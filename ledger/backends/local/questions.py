@@ -1,15 +1,15 @@
 """Question analysis for the local backend: the parts of a question, their focus words, figures and periods.
 
 Pure functions of text. A question is cut into parts at question marks, semicolons and conjunctions that
-start a new request ("… and how long …", "… and the per diem"); each part has *focus* stems: its content
+start a new request ("… and how long …", "… and the late fee"); each part has *focus* stems: its content
 words minus the words that only say what kind of answer is wanted ("how long", "limit", "amount") or that
-every company document uses ("employee", "company", "policy"). A part is covered when the answer's claims
+nearly every document uses ("employee", "company", "policy"). A part is covered when the answer's claims
 contain at least half of its focus stems and, if the part asks for a figure, one of those claims states one
 (`ledger.backends.local.gaps`).
 
-Words are matched by Porter stem, by a shared prefix of four or more letters, and through a small map of
-business synonyms ("kept" and "retention", "rotated" and "changed", "headcount" and "employees"). Generic
-modifiers ("ordinary", "general", "alone") are not focus words, and a time frame ("at the end of the third
+Words are matched by Porter stem, by a shared prefix of four or more letters, and through the lexicon's synonym
+groups ("kept" and "retention", "buy" and "purchase"; a workspace adds its own). Generic modifiers ("ordinary",
+"general", "alone") are not focus words, and a time frame ("at the end of the third
 quarter", "in 2026") is kept apart as the part's *periods*: evidence about another period does not answer it.
 """
 
@@ -17,79 +17,60 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from ledger.judge.claims import content_stems
-
-# Stems that say what kind of answer is wanted, or that nearly every company document contains: they must
-# not decide whether a passage answers a question ("How long do employees have…" is about what, not "long").
-_ASKING_WORDS = """long much many often soon quickly late early far big large high low old new current exact exactly
-    limit cap maximum max minimum min amount number rate level size length duration period time deadline threshold
-    figure value total count percentage percent price cost fee date day days year years allowed allow permit permitted
-    employee employees staff company companies firm policy policies procedure procedures rule rules document
-    documents quillfeather analytics inc happen happens apply applies say says state states work"""
-# Modifiers that qualify without narrowing what is asked: "general liability insurance", "ordinary accounts".
-_GENERIC_WORDS = """general generally overall actual actually specific specifically particular alone basic certain
-    various typical typically usual usually normally currently present presently official officially now today still
-    ever always really precisely approximately roughly altogether respectively relevant respective times
-    require required requires requirement requirements needed mandatory obligatory hold held holds receive received
-    receives give given provide provided after before during within until since frequently frequent spend spent
-    distance cycle"""
-_ASKING_STEMS = frozenset(content_stems(_ASKING_WORDS)) | frozenset(content_stems(_GENERIC_WORDS))
-# Business vocabulary that names one thing several ways. Groups marked "!" are actions: a question asking how
-# long records are *kept* is not answered by a sentence on when they are *submitted*, so a passage must name
-# the action (or a synonym) to answer it. Groups are kept tight: every synonym weakens the "not answered" test.
-_SYNONYM_GROUPS = """!keep kept held retain retained retention preserve preserved store stored
-    !rotate rotated rotation change changed reset
-    !delete deleted deletion erase erased purge purged destroy destroyed dispose disposed
-    pay paid pays reimburse reimbursed reimbursement reimbursable
-    report reported notify notified notification
-    approve approved approval approver approves authorise authorised
-    hire hired hires recruit recruited recruitment
-    buy bought purchase purchased
-    cancel cancelled cancellation terminate termination
-    headcount employees staff workforce people
-    leaver leavers depart departing departure departures leave leaves left
-    standard ordinary regular normal
-    hotel hotels lodging accommodation
-    client clients customer customers
-    login logon sign
-    insurance insure insured cover coverage
-    quote quotes quotation bid tender
-    patch patches update updates
-    remote remotely telework teleworking wfh
-    vendor vendors supplier suppliers
-    password passwords passphrase"""
+from ledger.text.lexicon import lexicon
+from ledger.text.terms import phrase_pattern
 
 
-def _groups() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
-    groups: dict[str, frozenset[str]] = {}
+@dataclass(frozen=True)
+class _Words:
+    """The word lists of question analysis, from the lexicon in force (questions.toml, synonyms.toml, figures.toml)."""
+
+    asking: frozenset[str]  # stems of answer-kind words and generic modifiers: never focus words
+    synonyms: dict[str, frozenset[str]]  # stem → the stems of its synonym groups
+    actions: frozenset[str]  # stems of action verbs a passage must name to answer (“kept”: a retention)
+    wants_figure: re.Pattern[str]
+    plural_nouns: frozenset[str]
+    measures: frozenset[str]  # units a figure is measured in: "how many days" is answered by any duration
+
+
+@cache
+def _words() -> _Words:
+    lex = lexicon()
+    asking = frozenset(content_stems(" ".join((*lex.words("questions", "asking"), *lex.words("questions", "generic")))))
+    synonyms: dict[str, frozenset[str]] = {}
     actions: set[str] = set()
-    for line in _SYNONYM_GROUPS.splitlines():
-        stems = frozenset(content_stems(line.replace("!", " ")))
-        for stem in stems:
-            groups[stem] = groups.get(stem, frozenset()) | stems
-        if line.strip().startswith("!"):
-            actions |= stems
-    return groups, frozenset(actions)
+    for kind in ("actions", "groups"):
+        for group in lex.groups("synonyms", kind):
+            stems = frozenset(content_stems(" ".join(group)))
+            for stem in stems:
+                synonyms[stem] = synonyms.get(stem, frozenset()) | stems
+            if kind == "actions":
+                actions |= stems
+    nouns = phrase_pattern(lex.words("figures", "question_nouns"))
+    measures = " ".join((*lex.words("figures", "units"), *lex.words("figures", "currencies"),
+                         *lex.words("figures", "markers"), "times"))
+    return _Words(
+        asking=asking,
+        synonyms=synonyms,
+        actions=frozenset(actions),
+        wants_figure=re.compile(_WANTS_FIGURE + rf"|\b(?:{nouns})\b", re.IGNORECASE),
+        plural_nouns=lex.word_set("questions", "plural_nouns"),
+        measures=frozenset(content_stems(measures)),
+    )
 
 
-_SYNONYMS, _ACTION_STEMS = _groups()
-# Nouns that make a question ask for a figure even without "how much" ("What is the hotel cap?").
-_FIGURE_NOUNS = (
-    r"limit|cap|maximum|minimum|rate|amount|deadline|fee|fees|cost|costs|price|percentage|percent|number|threshold|"
-    r"period|length|duration|budget|allowance|stipend|salary|revenue|income|margin|headcount|per\s+diem|total|"
-    r"share|ratio|value|date|age|frequency|timeline|timeframe|window|retention"
-)
-_WANTS_FIGURE = re.compile(
+# A question asks for a figure with "how much", "when", … or a figure noun of the lexicon ("What is the fee?").
+_WANTS_FIGURE = (
     r"\bhow\s+(?:much|many|long|often|soon|quickly|fast|late|early|far|big|large|high|low|old|frequently)\b|"
-    r"\bwhen\b|\bby\s+when\b|\bwhat\s+(?:time|date|day|year|percentage|share)\b|\bwithin\s+what\b|"
-    rf"\b(?:{_FIGURE_NOUNS})\b",
-    re.IGNORECASE,
+    r"\bwhen\b|\bby\s+when\b|\bwhat\s+(?:time|date|day|year|percentage|share)\b|\bwithin\s+what\b"
 )
 # Figure kinds (ledger.text.quantities) that can answer "how long", "how many", …; a unit stating only other kinds
 # (a fee for "how long", a weekday for "how much") does not answer it.
 DEADLINE_KINDS = frozenset({"duration", "time", "date", "weekday", "frequency"})  # "how soon", "when"
-# A deadline stated without a figure ("by the end of their last working day") answers "how soon" or "when".
+# A deadline stated without a figure ("by the end of the next working day") answers "how soon" or "when".
 DEADLINE_WORDS = re.compile(
     r"\b(?:immediately|without\s+delay|by\s+the\s+end\s+of|same\s+(?:business\s+|working\s+)?day|"
     r"next\s+(?:business\s+|working\s+)?day)\b",
@@ -103,29 +84,43 @@ _KINDS_WANTED = (
     (re.compile(r"\bhow\s+much\b", re.I), frozenset({"money", "percent", "number", "count", "duration", "frequency"})),
     (re.compile(r"\bwhat\s+(?:percentage|percent|share|proportion)\b", re.I), frozenset({"percent", "number"})),
     (re.compile(r"^\s*when\b|\bwhat\s+(?:date|day|time)\b", re.I), DEADLINE_KINDS),
-    # "What refund amount …", "What is the fee …": money (or a share of something), not a deadline.
+    # "What deposit amount …", "What is the fee …": money (or a share of something), not a deadline.
     (re.compile(r"^\s*(?:what|which)\b.*\b(?:amount|fee|fees|cost|costs|price|budget|salary|spend|spending)\b", re.I),
      frozenset({"money", "percent", "number", "count"})),
 )
-# "How many written quotes are needed": the thing counted (a plural noun among the next words), which a count in
+# "How many reference letters are needed": the thing counted (a plural noun among the next words), which a count in
 # the answer must be a count of.
 _HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[a-z0-9-]+[\s,]*){1,4})", re.I)
 # A time frame: "at the end of the third quarter", "in Q3 2026", "during the quarter", "in fiscal 2025". Never a
 # rate ("per year") or a span ("within one year"): those belong to the figure asked for.
 _ORDINAL = r"(?:first|second|third|fourth|1st|2nd|3rd|4th|last|previous|prior|next|current|latest|same|full|this)"
-_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may(?=\s+\d)|june?|july?|aug(?:ust)?|"
-          r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)(?:\s+\d{1,2}(?:st|nd|rd|th)?)?"
-          r"(?:,?\s+(?:19|20)\d\d)?")
-_PERIOD = (
-    rf"(?:{_MONTH}|\d{{1,2}}\s+{_MONTH}|(?:{_ORDINAL}\s+)?(?:(?:fiscal|financial|calendar)\s+)?(?:quarter|half|year|month)"
-    r"(?:\s+(?:of\s+)?(?:fy\s*)?(?:19|20)\d\d)?|q[1-4](?:\s+(?:of\s+)?(?:19|20)\d\d)?|h[12](?:\s+(?:19|20)\d\d)?|"
-    r"(?:fiscal\s+|fy\s*)?(?:19|20)\d\d)"
-)
-_TIME_FRAME = re.compile(
-    rf"\b(?:(?:at|by|as\s+of|towards?)\s+the\s+(?:end|start|beginning|close)\s+of\s+(?:the\s+)?{_PERIOD}|"
-    rf"(?:in|during|for|over|throughout|of|on|as\s+of)\s+(?:the\s+)?{_PERIOD})\b",
-    re.I,
-)
+_DAY_AND_YEAR = r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?(?:,?\s+(?:19|20)\d\d)?"
+
+
+def _month_pattern() -> str:
+    """Month names and their short forms (calendar.toml); "may" only before a number, where it is no modal verb."""
+    lex = lexicon()
+    names = [*lex.words("calendar", "months"), *lex.words("calendar", "month_abbreviations")]
+    return "(?:" + "|".join("may(?=\\s+\\d)" if n == "may" else re.escape(n)
+                            for n in sorted(set(names), key=len, reverse=True)) + ")" + _DAY_AND_YEAR
+
+
+@cache
+def _time_frame() -> re.Pattern[str]:
+    """A time frame: "at the end of the third quarter", "in Q3 2026", "during the quarter", "in fiscal 2025"."""
+    month = _month_pattern()
+    period = (
+        rf"(?:{month}|\d{{1,2}}\s+{month}|(?:{_ORDINAL}\s+)?(?:(?:fiscal|financial|calendar)\s+)?"
+        r"(?:quarter|half|year|month)(?:\s+(?:of\s+)?(?:fy\s*)?(?:19|20)\d\d)?|q[1-4](?:\s+(?:of\s+)?(?:19|20)\d\d)?|"
+        r"h[12](?:\s+(?:19|20)\d\d)?|(?:fiscal\s+|fy\s*)?(?:19|20)\d\d)"
+    )
+    return re.compile(
+        rf"\b(?:(?:at|by|as\s+of|towards?)\s+the\s+(?:end|start|beginning|close)\s+of\s+(?:the\s+)?{period}|"
+        rf"(?:in|during|for|over|throughout|of|on|as\s+of)\s+(?:the\s+)?{period})\b",
+        re.I,
+    )
+
+
 _QUARTER = re.compile(
     r"\b(?:q([1-4])|(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+|financial\s+)?quarter)\b", re.I
 )
@@ -135,7 +130,7 @@ _ORDINAL_NUMBER = {"first": "1", "second": "2", "third": "3", "fourth": "4", "1s
                    "4th": "4"}
 _PART_SPLIT = re.compile(r"\?+|;")
 # A conjunction starts a new part when a question word, an auxiliary or a determiner follows it
-# ("and how long…", "and is…", "and the per diem"), never inside names like "Travel and Expense Policy".
+# ("and how long…", "and is…", "and the late fee"), never inside names like "Terms and Conditions".
 _CONJUNCTION = re.compile(
     r",?\s+(?:and|or|as\s+well\s+as|plus)\s+(?=(?:what|how|when|who|whom|which|where|why|whether|is|are|was|were|"
     r"do|does|did|can|could|should|must|will|would|may|the|a|an|its|their|his|her|our|your|any|each|every)\b)"
@@ -164,7 +159,7 @@ class QuestionPart:
 
 def without_time_frames(text: str) -> str:
     """The text with its time frames ("at the end of the third quarter", "in 2026") taken out."""
-    return re.sub(r"\s{2,}", " ", _TIME_FRAME.sub(" ", text)).strip()
+    return re.sub(r"\s{2,}", " ", _time_frame().sub(" ", text)).strip()
 
 
 def periods(text: str) -> frozenset[str]:
@@ -177,7 +172,7 @@ def periods(text: str) -> frozenset[str]:
 
 def question_periods(text: str) -> frozenset[str]:
     """The periods named in a question's time frames (not in its other words: "the 2024 edition" is a name)."""
-    return frozenset().union(*(periods(m.group(0)) for m in _TIME_FRAME.finditer(text)))
+    return frozenset().union(*(periods(m.group(0)) for m in _time_frame().finditer(text)))
 
 
 def period_conflict(asked: frozenset[str], named: frozenset[str]) -> bool:
@@ -194,7 +189,8 @@ def period_conflict(asked: frozenset[str], named: frozenset[str]) -> bool:
 def focus_stems(text: str) -> frozenset[str]:
     """Content stems of a question that name what it is about (not the kind of answer it wants, not a generic
     modifier, not its time frame)."""
-    return frozenset(s for s in content_stems(without_time_frames(text)) if s not in _ASKING_STEMS and not s.isdigit())
+    asking = _words().asking
+    return frozenset(s for s in content_stems(without_time_frames(text)) if s not in asking and not s.isdigit())
 
 
 def figure_kinds(question: str) -> frozenset[str]:
@@ -205,28 +201,23 @@ def figure_kinds(question: str) -> frozenset[str]:
     return frozenset()
 
 
-_PLURAL_NOUNS = frozenset({"people", "staff", "personnel", "children", "men", "women", "data"})
-# Units a figure is measured in: "how many days" is answered by any duration, not by a count of days.
-_MEASURES = frozenset(content_stems("days weeks months years hours minutes seconds times percent dollars"))
-
-
 def counted_stems(question: str, focus: frozenset[str]) -> frozenset[str]:
-    """The stems of what "how many …" counts ("quotes", "employees"; nothing for a unit such as "days"): the first
-    plural noun of the next words ("customers", not the verb or object of "customers requested refunds"), else the
+    """The stems of what "how many …" counts ("visits", "members"; nothing for a unit such as "days"): the first
+    plural noun of the next words ("members", not the verb or object of "members booked tickets"), else the
     first word; only stems that name the topic (focus words, or the people and things every document counts)."""
     match = _HOW_MANY.search(question)
     if not match:
         return frozenset()
-    words = match.group(1).lower().split()
-    plural = [w for w in words if w in _PLURAL_NOUNS or (len(w) > 3 and w.endswith("s") and not w.endswith("ss"))]
+    words, lists = match.group(1).lower().split(), _words()
+    plural = [w for w in words if w in lists.plural_nouns or (len(w) > 3 and w.endswith("s") and not w.endswith("ss"))]
     head = content_stems(plural[0] if plural else words[0])
-    return frozenset(s for s in head if s not in _MEASURES and (s in focus or s in _ASKING_STEMS))
+    return frozenset(s for s in head if s not in lists.measures and (s in focus or s in lists.asking))
 
 
 def make_part(text: str, focus: frozenset[str] | None = None, wants: bool | None = None) -> QuestionPart:
     """A question part with everything derived from its text (focus and figure wish may be given)."""
     focus = focus_stems(text) if focus is None else focus
-    actions = frozenset(s for s in content_stems(without_time_frames(text)) if s in _ACTION_STEMS)
+    actions = frozenset(s for s in content_stems(without_time_frames(text)) if s in _words().actions)
     return QuestionPart(text, focus, wants_figure(text) if wants is None else wants, figure_kinds(text),
                         counted_stems(text, focus), question_periods(text), actions)
 
@@ -242,7 +233,7 @@ def whole_question(question: str, parts: list[QuestionPart]) -> QuestionPart:
 
 def wants_figure(question: str) -> bool:
     """Whether a question asks for a number, amount, duration or date."""
-    return bool(_WANTS_FIGURE.search(question))
+    return bool(_words().wants_figure.search(question))
 
 
 def question_parts(question: str) -> list[QuestionPart]:
@@ -276,7 +267,7 @@ def _has(stem: str, have: frozenset[str] | set[str]) -> bool:
 def stem_covered(stem: str, have: frozenset[str] | set[str]) -> bool:
     """Whether `have` names a stem: itself, a word sharing a prefix of 4+ letters ("mileag" and "mile"), or a
     synonym ("kept" and "retention")."""
-    return _has(stem, have) or any(_has(s, have) for s in _SYNONYMS.get(stem, ()) if s != stem)
+    return _has(stem, have) or any(_has(s, have) for s in _words().synonyms.get(stem, ()) if s != stem)
 
 
 def stems_cover(wanted: frozenset[str], have: frozenset[str] | set[str]) -> int:

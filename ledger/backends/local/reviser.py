@@ -24,19 +24,25 @@ from ledger.core.types import Chunk, EvidenceLedger, EvidenceMatch, LedgerEntry
 from ledger.judge.claims import exclusion_reason, extract_claims
 from ledger.text.quantities import compare_quantities, extract_quantities
 from ledger.text.sentences import parse_citations, split_sentences
-from ledger.text.terms import coverage, key_terms
+from ledger.text.terms import STOPWORDS, coverage, key_terms
 
 _SUPPORTING = ("full", "partial")
-_LOWER_FIRST_WORDS = """a an the all any each every some no this that these those it its employees employee staff
-    travelers traveler managers customers vendors our their there"""
-_LOWER_FIRST = frozenset(_LOWER_FIRST_WORDS.split())  # sentence-initial words that are not names
+
+
+def _common_opening(first: str, rest: str) -> bool:
+    """Whether a sentence's first word is no name, so it goes in lower case mid-sentence: a function word ("All"),
+    or a plural noun followed by a lower-case word ("Members must …"); a name keeps its capital."""
+    if first.lower() in STOPWORDS:
+        return True
+    plural = first.istitle() and first.isalpha() and first.endswith("s") and not first.endswith("ss")
+    return plural and rest[:1].islower()
 
 
 def qualified(claim_text: str) -> str:
     """A claim restated as what the documents do not say; no claim remains for the judge to count."""
     body = claim_text.strip().rstrip(".!;: ")
     first, _, rest = body.partition(" ")
-    if first.lower() in _LOWER_FIRST:
+    if _common_opening(first, rest):
         body = f"{first.lower()} {rest}".strip()
     return f"The documents do not state that {body}."
 

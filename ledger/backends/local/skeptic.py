@@ -19,6 +19,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 
 from ledger.backends.base import CritiqueRequest
 from ledger.backends.local.gaps import gap_phrase, part_covered
@@ -26,17 +27,18 @@ from ledger.backends.local.questions import question_parts
 from ledger.backends.local.units import Unit, evidence_units, figure_conflict, same_figure
 from ledger.core.types import Chunk, Critique, CritiqueIssue
 from ledger.judge.claims import exclusion_reason, extract_claims
+from ledger.text.lexicon import lexicon
 from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
 from ledger.text.sentences import parse_citations, split_sentences
-from ledger.text.terms import key_terms
+from ledger.text.terms import key_terms, phrase_pattern
 
-_HEDGE = re.compile(
-    r"\b(?:might|possibly|probably|perhaps|presumably|apparently|arguably|typically|usually|generally|normally|"
-    r"likely|roughly|approximately|could\s+be|may\s+or\s+may\s+not|in\s+most\s+cases|more\s+or\s+less|"
-    r"i\s+(?:believe|think|guess|suppose|assume|reckon)|it\s+seems|seems?\s+to|appears?\s+to|"
-    r"as\s+far\s+as\s+i\s+know|if\s+i\s+recall)\b",
-    re.IGNORECASE,
-)
+
+@cache
+def _hedge() -> re.Pattern[str]:
+    """Hedging words and phrases (the lexicon's hedges.toml)."""
+    return re.compile(rf"\b(?:{phrase_pattern(lexicon().words('hedges', 'hedges'))})\b", re.IGNORECASE)
+
+
 _KIND_LABELS = {
     "uncited": ("uncited sentence", "uncited sentences"),
     "phantom_citation": ("citation to a chunk not in the evidence", "citations to chunks not in the evidence"),
@@ -96,12 +98,12 @@ def source_conflicts(evidence: list[Chunk]) -> list[SourceConflict]:
             for a in by_doc[doc_a]:
                 if not a.quantities:
                     continue
-                # Compare each sentence with its closest counterpart only: "$180 per night" should meet the other
-                # edition's general cap, not its high-cost-city cap.
+                # Compare each sentence with its closest counterpart only: "$30 per adult" should meet the other
+                # edition's general price, not its weekend price.
                 b = max(by_doc[doc_b], key=lambda u: _shared_share(terms[id(a)], terms[id(u)]))
                 back = max(by_doc[doc_a], key=lambda u: _shared_share(terms[id(b)], terms[id(u)]))
                 if back is not a:
-                    continue  # only mutual best counterparts: "$340 in high-cost cities" is not the other's "$180"
+                    continue  # only mutual best counterparts: "$45 at weekends" is not the other's "$30"
                 figures = figure_conflict(a.text, b.text)
                 if figures is None:
                     continue
@@ -133,7 +135,7 @@ class RuleSkeptic:
                 issues.append(CritiqueIssue(kind="phantom_citation", sentence=text, message=(
                     f"Cites {', '.join(phantom)}, which {'is' if len(phantom) == 1 else 'are'} not among the "
                     "retrieved evidence chunks.")))
-            hedge = _HEDGE.search(text)
+            hedge = _hedge().search(text)
             if hedge and reason not in ("heading", "question") and not _quoted(text, hedge, evidence):
                 issues.append(CritiqueIssue(kind="hedge", sentence=text, message=(
                     f'Hedges with "{hedge.group(0)}": state what the evidence says, or say that it does not say.')))
@@ -162,7 +164,7 @@ def _words(text: str) -> list[str]:
 
 
 def _quoted(text: str, hedge: re.Match[str], evidence: list[Chunk]) -> bool:
-    """Whether the hedge is the evidence's own wording ("Support usually answers within 48 hours" quoted, not hedged):
+    """Whether the hedge is the evidence's own wording ("The bus usually arrives within 10 minutes" quoted, not hedged):
     the hedge with up to three words either side appears in a chunk."""
     phrase = _words(text[: hedge.start()])[-3:] + _words(hedge.group(0)) + _words(text[hedge.end() :])[:3]
     wanted = f" {' '.join(phrase)} "

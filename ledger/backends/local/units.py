@@ -2,8 +2,8 @@
 
 A unit is a sentence of a chunk as a reader would quote it: markdown emphasis removed, soft wraps joined,
 "Label: value" lines and title lines split off, a table row as the one sentence ingest made of it
-("Invoices and accounting records (Retention period: 10 years; …)."), and a short list item given the
-lead-in it belongs to ("Items that are never reimbursed: traffic and parking fines."). Headings are not
+("Garden waste (Collection: every two weeks; …)."), and a short list item given the
+lead-in it belongs to ("Items that are never accepted: paint and batteries."). Headings are not
 units but give the units below them their section. Pure functions of the chunks.
 """
 
@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 
 from ledger.core.types import Chunk
 from ledger.judge.claims import contains_numeric, content_stems, exclusion_reason
+from ledger.text.lexicon import lexicon
 from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
 from ledger.text.sentences import split_sentences
 from ledger.text.terms import is_negated, key_terms
@@ -23,9 +24,6 @@ _BULLET = re.compile(r"[ \t]*(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))[ \t]+$
 _TERMINAL = re.compile(r"[.!?][\"')\]*]*$")
 _LABEL_LINE = re.compile(r"^[A-Z][\w ()/&.-]{1,40}:\s+\S")
 _HEADING_PREFIX = re.compile(r"^(?:#{1,6}\s*)?(?:(?:\d{1,3}[.)]|[A-Z][.)]|§\s*\d+)(?:\d+[.)]?)*\s+)?")
-_VERBISH_WORDS = """is are was were be been has have had must may can should will shall means mean requires require
-    needs need applies apply covers cover includes include gets get pays pay"""
-_VERBISH = frozenset(_VERBISH_WORDS.split())
 _EDITION = re.compile(r"\b(?:edition|version|revision|rev|draft|updated|v\d+(?:\.\d+)*|(?:19|20)\d\d)\b", re.I)
 MIN_UNIT_WORDS = 2  # "3." at a chunk's end is a cut-off heading number, not a sentence
 MAX_UNIT_WORDS = 80  # longer "sentences" are tables or lists that lost their line breaks; no reader wants them
@@ -67,7 +65,7 @@ class Unit:
 
     @property
     def is_label(self) -> bool:
-        """A short "Label: value" line ("Effective date: 2026-03-01"): metadata every document has its own of."""
+        """A short "Label: value" line ("Start date: 2025-09-15"): metadata every document has its own of."""
         return bool(_LABEL_LINE.match(self.text)) and len(self.text.split()) <= 8
 
     @property
@@ -77,8 +75,14 @@ class Unit:
 
     @property
     def scored_text(self) -> str:
-        """What is embedded: the section name gives a short sentence its topic ("Lodging: …")."""
+        """What is embedded: the section name gives a short sentence its topic ("Parking: …")."""
         return f"{self.section}: {self.text}" if self.section else self.text
+
+
+@cache
+def _item_verbs() -> frozenset[str]:
+    """Verbs that make a short list item a sentence of its own (claims.toml)."""
+    return lexicon().word_set("claims", "item_verbs")
 
 
 @lru_cache(maxsize=512)
@@ -105,7 +109,7 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
             reason = exclusion_reason(clean)
             if reason in ("heading", "fragment") or (reason is None and not _TERMINAL.search(clean)
                                                      and not _LABEL_LINE.match(clean) and not contains_numeric(clean)):
-                # an unpunctuated line without a figure or a label is a heading ("3. Costs and profitability")
+                # an unpunctuated line without a figure or a label is a heading ("3. Opening hours")
                 headings.append((at, _heading_text(piece)))
                 lead = ""
                 continue
@@ -120,7 +124,7 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
             is_item = bool(_BULLET.fullmatch(text[line_start:at]))
             words = set(re.findall(r"[a-z']+", clean.lower()))
             context = lead or (headings[-1][1] if headings else "")
-            if is_item and context and len(words) <= 10 and not words & _VERBISH:
+            if is_item and context and len(words) <= 10 and not words & _item_verbs():
                 clean = f"{context}: {clean[:1].lower() + clean[1:] if clean[1:2].islower() else clean}"
             units.append(Unit(clean, chunk, chunk.start_char + at))
     return [_with_section(u, headings, chunk.start_char) for u in units]
@@ -128,7 +132,7 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
 
 def _line_pieces(sentence: str, start: int) -> list[tuple[str, int]]:
     """Split a soft-wrapped "sentence" where its lines are really separate: "Label: value" lines, or a title line
-    above the sentence it names ("Data owner\nData owner means …")."""
+    above the sentence it names ("Site lead\nSite lead means …")."""
     lines, at, pieces = sentence.splitlines(keepends=True), start, []
     if len(lines) == 1:
         return [(sentence, start)]
@@ -178,9 +182,9 @@ def figure_conflict(a: str, b: str) -> tuple[str, str] | None:
     """(figure in a, figure in b) when two sentences state the same thing with different figures, else None.
 
     "The same thing": at least three key terms shared, covering most of the shorter sentence, and the same
-    polarity. The figures must clash both ways with the same bound: "$75 domestic and $95 international" does
-    not clash with "$95 international" (every figure of the latter is matched), and "within 30 days" never
-    clashes with "more than 90 days".
+    polarity. The figures must clash both ways with the same bound: "$40 adults and $25 children" does
+    not clash with "$25 children" (every figure of the latter is matched), and "within 14 days" never
+    clashes with "more than 60 days".
     """
     ta, tb = set(key_terms(a)), set(key_terms(b))
     shared = ta & tb

@@ -13,7 +13,7 @@ sentence names (synonyms and inflections count: "retained" is named by "retentio
 unless the unit is nearly a paraphrase; a focus word its whole passage never names means "not this unit"
 unless it is close; and the unit must be the kind of statement asked for: a figure of the wanted kind ("how
 often": a frequency), the action asked about ("kept": a retention), the period asked about (not another
-quarter), and for "how many quotes" a count of quotes.
+quarter), and for "how many visits" a count of visits.
 """
 
 from __future__ import annotations
@@ -50,10 +50,10 @@ ANSWER_BAR = 0.55  # the best unit must score this to count as an answer
 STRONG_SIMILARITY = 0.62  # a unit this similar answers even when it shares few focus words (paraphrase)
 RUNNER_UP_MARGIN = 0.1  # further units join when they score within this of the best
 MAX_SENTENCES = 4
-FIGURE_MATCH = 0.1  # a unit stating the question's own figure ("above $20,000") is likelier the answer
+FIGURE_MATCH = 0.1  # a unit stating the question's own figure ("above $5,000") is likelier the answer
 UNKNOWN_WORD_SIMILARITY = 0.75  # below this, a question word absent from all evidence means "not answered"
 CONTEXT_SIMILARITY = 0.6  # below this, a question word absent from a unit's whole passage means "not this unit"
-COUNTED_WORDS = 4  # a count names what it counts within its first words ("5 failed sign-in attempts")
+COUNTED_WORDS = 4  # a count names what it counts within its first words ("3 missed payments")
 NEAR_DUPLICATE = 0.8  # Jaccard of content stems above which two units say the same thing
 
 
@@ -69,7 +69,7 @@ class WrittenAnswer:
 
 
 def cite(sentence: str, hashes: list[str]) -> str:
-    """A sentence with its anchors before the final period ("… $220 per night [cite:abc]."), as judges expect.
+    """A sentence with its anchors before the final period ("… $90 per night [cite:abc]."), as judges expect.
 
     Always before the period, even after "Inc.": `parse_citations` turns "Inc [cite:x]." back into "Inc.", while
     "Inc. [cite:x] Next" is one sentence to the splitter (an abbreviation rarely ends a sentence).
@@ -100,7 +100,7 @@ class LocalWriter:
         if not evidence:
             return WrittenAnswer(NO_EVIDENCE_ANSWER, answered=False, missing="no evidence was retrieved")
         stale = superseded_documents(evidence)
-        # A document's title restated as a line ("Q3 2026 Quarterly Report") names the document; it answers nothing.
+        # A document's title restated as a line ("Annual Report 2025") names the document; it answers nothing.
         units = [u for u in evidence_units(evidence) if u.chunk.document_id not in stale and not _is_title(u)]
         if not units:
             return WrittenAnswer(NO_EVIDENCE_ANSWER, answered=False, missing="the evidence has no quotable sentence")
@@ -156,7 +156,7 @@ class LocalWriter:
             if part.wants_figure and unit.has_figure:
                 score += FIGURE_BONUS
             if figures and unit.quantities:
-                # "longer than 6 hours" should find "6 hours or longer", not "under 6 hours".
+                # "longer than 3 hours" should find "3 hours or longer", not "under 3 hours".
                 agreement = compare_quantities(figures, unit.quantities)
                 score += FIGURE_MATCH if agreement.matched else -FIGURE_MATCH if agreement.conflicts else 0.0
             out.append(score)
@@ -173,7 +173,7 @@ class LocalWriter:
             if score < ANSWER_BAR:
                 break
             if sim < self.settings.min_relevance:
-                continue  # word overlap alone ("Reporting period" for "report") makes no answer; look further
+                continue  # word overlap alone ("Reporting line" for "report") makes no answer; look further
             if found and score < found[0][0] - RUNNER_UP_MARGIN:
                 break
             if part.focus & unknown and sim < UNKNOWN_WORD_SIMILARITY:
@@ -181,7 +181,7 @@ class LocalWriter:
             covered = stems_cover(part.focus, unit.stems)
             on_topic = not part.focus or covered * 2 >= len(part.focus) or sim >= STRONG_SIMILARITY
             # A question word its whole passage never mentions: the passage is about something else (another
-            # department than the "sales" one asked about), unless the unit is close to a paraphrase. A unit that
+            # department than the "library" one asked about), unless the unit is close to a paraphrase. A unit that
             # shares under half the question's words needs that closeness even more.
             bar = CONTEXT_SIMILARITY if covered * 2 >= len(part.focus) else UNKNOWN_WORD_SIMILARITY
             if sim < bar and any(len(s) >= 4 and not stem_covered(s, unit.context_stems) for s in part.focus):
@@ -213,7 +213,7 @@ class LocalWriter:
 
 def _focus_weights(focus: frozenset[str], units: list[Unit]) -> dict[str, float]:
     """Inverse document frequency of each focus stem over the evidence units: a word few passages share
-    ("decides") tells more about which one answers than a word the whole section repeats ("refund")."""
+    ("decides") tells more about which one answers than a word the whole section repeats ("ticket")."""
     distinct = {u.key: u for u in units}.values()
     n = len(distinct)
     return {s: float(np.log(1.0 + n / max(1, sum(1 for u in distinct if stem_covered(s, u.stems))))) for s in focus}
@@ -228,8 +228,8 @@ def _fits(part: QuestionPart, unit: Unit) -> bool:
     """Whether a unit is the kind of statement the part asks for: it names the part's action ("kept": a
     retention, not a submission deadline), is not about another period ("third quarter" for "second quarter"),
     states a figure of a wanted kind ("how often": a frequency or duration, not a fee), and for "how many
-    quotes" a figure of quotes."""
-    if part.actions and part.wants_figure:  # "how long are they kept"; not "where is the team week held"
+    visits" a figure of visits."""
+    if part.actions and part.wants_figure:  # "how long are they kept"; not "where is the fair held"
         named = unit.stems | content_stems(unit.section)
         if not all(stem_covered(a, named) for a in part.actions):
             return False
@@ -238,7 +238,7 @@ def _fits(part: QuestionPart, unit: Unit) -> bool:
     kinds = {q.kind for q in unit.quantities}
     if part.kinds and kinds and not kinds & part.kinds:
         return False
-    if part.counted:  # "three written quotes" answers "how many quotes", "a Tier 3 vendor" not "how many vendors"
+    if part.counted:  # "three home visits" answers "how many visits", "a Level 3 member" not "how many members"
         return any(stems_cover(part.counted, content_stems(" ".join(unit.text[q.start :].split()[:COUNTED_WORDS])))
                    for q in unit.quantities if q.kind in ("count", "number") and not q.identifier)
     return True
@@ -250,7 +250,7 @@ _COMPARATIVES = re.compile(
 
 
 def _plain_comparative(match: re.Match[str]) -> str:
-    """"longer than 6 hours" → "more than 6 hours", which the quantity parser reads as a lower bound."""
+    """"longer than 3 hours" → "more than 3 hours", which the quantity parser reads as a lower bound."""
     return "more than" if match.group(1) else "less than"
 
 

@@ -98,8 +98,9 @@ def test_a_year_that_frames_the_claim_or_names_the_document() -> None:
 
 
 def test_swaps_and_figures_of_another_entity() -> None:
-    f = features("Sales is the second-largest department, with 150 employees.",
-                 "Engineering is the largest department, with 248 employees.", 0.6)
+    # Names read as names mid-sentence, whatever they are: no list of departments is involved.
+    f = features("The Sales team is the second-largest department, with 150 employees.",
+                 "The Engineering team is the largest department, with 248 employees.", 0.6)
     assert f.swaps == (("Sales", "Engineering"),)
     # 248 is Engineering's headcount: it says nothing about Sales, so the claim is unsupported, not contradicted.
     assert not f.quantities.conflicts

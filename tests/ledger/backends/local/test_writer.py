@@ -266,17 +266,18 @@ def test_another_period_of_the_same_kind_conflicts_and_an_unnamed_one_does_not()
 
 @pytest.mark.parametrize(
     ("wanted", "have", "covered"),
-    [("kept", "retent", True), ("rotat", "chang", True), ("headcount", "employe", True),
-     ("ordinari", "standard", True), ("mileag", "mile", True), ("vacat", "leav", False), ("slack", "messag", False)],
+    [("kept", "retent", True), ("purchas", "bought", True), ("cancel", "termin", True),
+     ("ordinari", "standard", True), ("mileag", "mile", True), ("vacat", "leav", False), ("slack", "messag", False),
+     ("headcount", "employe", False), ("rotat", "chang", False)],  # corpus words are a workspace's lexicon, not ours
 )
-def test_stems_cover_prefixes_and_business_synonyms_only(wanted: str, have: str, covered: bool) -> None:
+def test_stems_cover_prefixes_and_general_synonyms_only(wanted: str, have: str, covered: bool) -> None:
     assert stem_covered(wanted, {have}) is covered
 
 
 @pytest.mark.parametrize(
     ("question", "kinds", "counted", "actions"),
     [
-        ("How often must passwords be rotated?", {"frequency", "duration", "count", "number"}, set(), {"rotat"}),
+        ("How often are old logs purged?", {"frequency", "duration", "count", "number"}, set(), {"purg"}),
         ("How long are invoices kept?", {"duration", "date", "time", "count", "number", "frequency"}, set(), {"kept"}),
         ("How many written quotes are needed?", {"count", "number", "duration", "frequency", "ordinal"},
          {"quot"}, set()),
@@ -295,7 +296,6 @@ def test_question_parts_know_the_figure_kind_the_thing_counted_and_the_action(
     ("question", "expected", "not_expected"),
     [
         ("How long must passwords be for ordinary accounts?", "16 characters", None),  # ordinary ≈ standard
-        ("How often must privileged account passwords be rotated?", "every 45 days", None),  # rotated ≈ changed
         ("How long are security and audit logs retained?", "400 days", None),  # retained ≈ retention
         ("What general liability insurance must vendors hold?", "$2 million", None),  # "general" is a modifier
         ("What was headcount at the end of the third quarter?", "612 employees", "$48.6 million"),

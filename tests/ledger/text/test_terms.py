@@ -1,0 +1,51 @@
+"""Swapped names and alternatives, and negation cues, read with the built-in lexicon."""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger.text.terms import find_swaps, key_terms, negation_cues
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "swaps"),
+    [
+        ("Grants are signed by the CEO.", "Grants are signed by the Chief Executive Officer.", ()),  # an acronym
+        ("Grants are signed by the Chief Executive Officer.", "Grants are signed by the CEO.", ()),
+        ("Grants are signed by the CFO.", "Grants are signed by the Chief Executive Officer.",
+         (("CFO", "Chief Executive Officer"),)),
+        ("The Harbour Board of Trustees meets monthly.", "The HBT meets monthly.", ()),
+        ("Prices are set by the Northern Water Board.", "Prices are set by the Southern Water Board.",
+         (("Northern Water Board", "Southern Water Board"),)),  # another name sharing words
+        ("Prices are set by the Water Board.", "Prices are set by the Water Board of Wessex.", ()),  # more of it
+        ("The rota is approved by Dana.", "The rota is approved by Lee Park.", (("Dana", "Lee Park"),)),
+        ("Reviews happen every quarter.", "Reviews happen annually.", (("every quarter", "annually"),)),
+        ("The fee rises before the match.", "The fee rises after the match.", (("before", "after"),)),
+        ("Training is mandatory.", "Training is optional.", (("mandatory", "optional"),)),
+        ("Reviews happen yearly.", "Reviews happen once a year.", ()),  # one canonical term
+    ],
+)
+def test_swaps_are_other_names_and_alternatives_in_the_claims_place(
+    claim: str, quote: str, swaps: tuple[tuple[str, str], ...]
+) -> None:
+    assert find_swaps(claim, quote) == swaps
+
+
+def test_phrases_are_one_term_and_figure_words_none() -> None:
+    assert key_terms("Staff work part-time every week.") == ("staff", "work", "part_time", "weekli")
+    assert key_terms("within 48 hours or two days") == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "cues"),
+    [
+        ("Payment is due no later than Friday and not to exceed $50.", []),  # bounds are no denials
+        ("A member who is not on leave may vote.", []),  # a relative clause narrows the subject
+        ("Smoking is prohibited.", ["prohibited"]),
+        ("Prohibited items are listed below.", []),  # the adjective negates only as a predicate
+        ("Visitors are unable to park here and may not stay.", ["unable", "not"]),
+        ("Send it by post rather than email.", ["rather than"]),
+    ],
+)
+def test_negation_cues_come_from_the_lexicon(text: str, cues: list[str]) -> None:
+    assert negation_cues(text) == cues
