@@ -20,7 +20,6 @@ sys.path.insert(0, str(ROOT))
 
 from ingest.embedding import Embedder  # noqa: E402
 from ledger.core.settings import Settings  # noqa: E402
-from ledger.judge.support import LocalSupportChecker  # noqa: E402
 from ledger.loop.factory import build_ingestor, build_judge  # noqa: E402
 
 DRAFT = """The nightly hotel cap for standard locations is $220.
@@ -44,12 +43,13 @@ def main() -> None:
         settings = Settings(home=Path(tmp))
         embedder = Embedder(settings.embedding)
         build_ingestor(settings, embedder=embedder).run([ROOT / "sample_docs"])
-        judge = build_judge(settings, embedder=embedder, checker=LocalSupportChecker(embedder, settings.judge))
+        judge = build_judge(settings, embedder=embedder)
         warm = judge.run("warm up", DRAFT)  # loads the model and the tokenizer
         claims = len(warm.entries)
         timings = []
         for _ in range(args.runs):
-            judge.checker = LocalSupportChecker(embedder, settings.judge)  # an empty sentence cache: a cold draft
+            # A judge built as the product builds it, with an empty embedding cache: a cold draft.
+            judge = build_judge(settings, embedder=embedder)
             started = time.perf_counter()
             judge.run("What are the company's rules?", DRAFT)
             timings.append(time.perf_counter() - started)
