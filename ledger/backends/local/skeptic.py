@@ -4,11 +4,13 @@ Rules, each a pure function of the draft and the evidence:
 - `uncited`: a claim sentence (ledger.judge.claims decides) with no citation anchor.
 - `phantom_citation`: an anchor naming a hash that is not among the evidence chunks.
 - `unknown_figure`: a number, amount, duration or date in a claim that no evidence chunk states
-  (ledger.text.quantities normalises, so "three days" matches "3 days"); a different value for the same
-  kind of figure is named in the message.
+  (ledger.text.quantities normalises, so "three days" matches "3 days"). The message names a different value
+  only together with the evidence sentence that states it, and only when that sentence is about the same thing
+  (most of its key terms shared with the claim): the critique never compares with a figure it did not read there.
 - `conflict`: two evidence documents state different figures for the same thing (most key terms shared,
   same polarity, comparable figures); both documents and their dates are named, and the newer one is said
-  to prevail. A draft figure that only an older, contradicted source states is reported the same way.
+  to prevail. "The draft states the older figure" is said only when the draft sentence states the older
+  document's figure and not the newer one's.
 - `hedge`: hedging words ("might", "probably", "I believe", "typically") that the evidence itself does not use.
 - `unanswered`: a part of the question whose focus words the draft's claims do not cover (ledger.backends.local.gaps).
 """
@@ -124,6 +126,7 @@ class RuleSkeptic:
         hashes = {c.hash for c in evidence}
         chunk_figures = [extract_quantities(c.text) for c in evidence]
         conflicts = source_conflicts(evidence)
+        units = [u for u in evidence_units(evidence) if u.quantities and not u.is_label]
         issues: list[CritiqueIssue] = []
         claims = 0
         for sentence, _, _ in split_sentences(draft):
@@ -144,11 +147,11 @@ class RuleSkeptic:
             claims += 1
             if not cited:
                 issues.append(CritiqueIssue(kind="uncited", sentence=text, message="A claim with no citation."))
-            issues.extend(_figure_issues(text, chunk_figures))
+            issues.extend(_figure_issues(text, chunk_figures, units))
         for conflict in conflicts:
             sentence = _draft_sentence_using(draft, conflict)
             message = conflict.describe()
-            if conflict.dated and sentence and figure_conflict(sentence, conflict.newer.text):
+            if conflict.dated and sentence and states_older_figure(sentence, conflict):
                 message += " The draft states the older figure."
             issues.append(CritiqueIssue(kind="conflict", sentence=sentence, message=message))
         claim_texts = [c.text for c in extract_claims(draft, question)]
@@ -171,7 +174,7 @@ def _quoted(text: str, hedge: re.Match[str], evidence: list[Chunk]) -> bool:
     return any(wanted in f" {' '.join(_words(c.text))} " for c in evidence)
 
 
-def _figure_issues(text: str, chunk_figures: list[list[Quantity]]) -> list[CritiqueIssue]:
+def _figure_issues(text: str, chunk_figures: list[list[Quantity]], units: list[Unit]) -> list[CritiqueIssue]:
     """unknown_figure for the figures no chunk states: the same value, kind and unit, whatever words surround it.
     (Not compare_quantities' "matched", which also accepts a difference of two figures and rejects a figure
     "belonging" to other words: for presence that is both too lenient and too strict.)"""
@@ -180,11 +183,57 @@ def _figure_issues(text: str, chunk_figures: list[list[Quantity]]) -> list[Criti
     for quantity in extract_quantities(text):
         if any(same_figure(quantity, e) for e in everything):
             continue
-        rival = compare_quantities([quantity], everything).matches[0].evidence
-        message = (f"{quantity.text} appears in none of the evidence retrieved for the question" +
-                   (f"; the evidence has {rival.text}." if rival is not None else "."))
+        message = f"{quantity.text} appears in none of the evidence retrieved for the question"
+        rivals = rival_figures(text, quantity, units)
+        if rivals:
+            message += "; the evidence on the same subject states " + " and ".join(
+                f"{figure.text} ('{unit.chunk.title or unit.chunk.path or 'untitled'}': \"{unit.text}\")"
+                for figure, unit in rivals)
+        message += "."
         issues.append(CritiqueIssue(kind="unknown_figure", sentence=text, message=message))
     return issues
+
+
+def rival_figures(sentence: str, quantity: Quantity, units: list[Unit], limit: int = 3) -> list[tuple[Quantity, Unit]]:
+    """The evidence figures the draft's figure should be compared with, each with the sentence stating it.
+
+    Only sentences about the same thing qualify (at least two key terms shared, covering half of the smaller
+    side), and only a figure of that very sentence comparable with the draft's (same kind and unit). All the
+    sentences that share the most are named, newest document first: "the cap" may be $220 in one clause and
+    $340 in another, and picking one of them would state something unchecked. The figure named is always in
+    the quote named.
+    """
+    terms = tuple(key_terms(sentence))
+    found: list[tuple[float, Quantity, Unit]] = []
+    for unit in units:
+        cover, _ = _shared_share(terms, tuple(key_terms(unit.text)))
+        if len(set(terms) & set(key_terms(unit.text))) < 2 or cover < 0.5:
+            continue
+        comparable = compare_quantities([quantity], unit.quantities).matches[0].evidence
+        if comparable is None or not any(comparable is q for q in unit.quantities):
+            continue
+        found.append((cover, comparable, unit))
+    if not found:
+        return []
+    best = max(cover for cover, _, _ in found)
+    chosen = [(q, u) for cover, q, u in found if cover == best]
+    chosen.sort(key=lambda qu: (-(qu[1].chunk.doc_date or date.min).toordinal(), qu[1].order))
+    out: list[tuple[Quantity, Unit]] = []
+    for q, u in chosen:
+        if not any(same_figure(q, seen) and u.key == other.key for seen, other in out):
+            out.append((q, u))
+    return out[:limit]
+
+
+def states_older_figure(sentence: str, conflict: SourceConflict) -> bool:
+    """Whether a draft sentence states the older document's figure of a conflict, and not the newer one's."""
+    stated = extract_quantities(sentence)
+
+    def states(figure: str, source: str) -> bool:
+        wanted = [q for q in extract_quantities(source) if q.text == figure]
+        return any(same_figure(w, q) for w in wanted for q in stated)
+
+    return states(conflict.older_figure, conflict.older.text) and not states(conflict.newer_figure, conflict.newer.text)
 
 
 def _draft_sentence_using(draft: str, conflict: SourceConflict) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 import pytest
@@ -66,6 +67,38 @@ def test_a_figure_no_chunk_states_is_reported_with_the_figure_the_evidence_has()
     issues = critique_of(QUESTION, draft, EVIDENCE).issues
     assert [i.kind for i in issues] == ["unknown_figure"]
     assert issues[0].message.startswith("$250 per night appears in none of the evidence retrieved")
+
+
+def test_the_figure_compared_with_is_the_one_in_the_quote_named() -> None:
+    draft = f"The nightly hotel cap for standard locations is $250 per night [cite:{LODGING_2026.hash}]."
+    issue = critique_of(QUESTION, draft, EVIDENCE).issues[0]
+    assert issue.kind == "unknown_figure"
+    assert ("the evidence on the same subject states $220 per night ('Travel and Expense Policy (2026 edition)': "
+            '"The nightly hotel cap is $220 per night, before taxes and resort fees') in issue.message
+    assert "$340" not in issue.message  # the high-cost cap is about other locations: never "compares $250 with $340"
+
+
+def test_an_ambiguous_figure_names_every_candidate_with_its_own_quote() -> None:
+    draft = f"The nightly hotel cap is $250 per night [cite:{LODGING_2026.hash}]."
+    message = critique_of(QUESTION, draft, EVIDENCE).issues[0].message
+    named = re.findall(r"(\$\d+ per night) \('[^']+': \"([^\"]+)\"\)", message)
+    assert [figure for figure, _ in named] == ["$220 per night", "$340 per night"]
+    assert all(figure in quote for figure, quote in named)
+
+
+def test_a_figure_on_another_subject_is_never_offered_as_the_right_one() -> None:
+    draft = f"Card refunds appear within 99 banking days [cite:{REFUNDS.hash}]. The hotel cap is $250 [cite:x]."
+    messages = [i.message for i in critique_of(QUESTION, draft, [REFUNDS]).issues if i.kind == "unknown_figure"]
+    assert any(m.startswith("99 banking days") and "10 further banking days" in m for m in messages)
+    assert any(m == "$250 appears in none of the evidence retrieved for the question." for m in messages)
+
+
+def test_the_older_figure_is_blamed_only_when_the_draft_states_it() -> None:
+    evidence = [LODGING_2026, HOTELS_2024]
+    third = critique_of(QUESTION, f"The nightly hotel cap is $250 per night [cite:{HOTELS_2024.hash}].", evidence)
+    assert not any("The draft states the older figure" in i.message for i in third.issues)
+    newer = critique_of(QUESTION, f"The nightly hotel cap is $220 per night [cite:{LODGING_2026.hash}].", evidence)
+    assert not any("The draft states the older figure" in i.message for i in newer.issues)
 
 
 def test_a_paraphrased_figure_is_not_unknown() -> None:
