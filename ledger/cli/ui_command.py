@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Annotated
 
 import typer
@@ -62,16 +66,65 @@ def ui(
     """
     err_console.print(f"Evidence Ledger UI: http://{'localhost' if address == '127.0.0.1' else address}:{port} "
                       "(Ctrl+C to stop)", highlight=False)
-    child = subprocess.Popen(streamlit_command(port, address))
-    try:
-        code = child.wait()
-    except KeyboardInterrupt:  # Streamlit got the same Ctrl+C: let it shut down cleanly
+    raise typer.Exit(serve(streamlit_command(port, address)))
+
+
+class _Stop(Exception):
+    """SIGTERM or SIGHUP reached `evidence ui`."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def serve(command: list[str], grace_s: float = 10.0) -> int:
+    """Run the Streamlit server as a child and never leave it behind: Ctrl+C, SIGTERM or SIGHUP to this process
+    stop it (SIGTERM, then SIGKILL after `grace_s`), and on Linux it also receives SIGTERM if this process dies."""
+    child = subprocess.Popen(command, preexec_fn=_die_with_parent)  # noqa: PLW1509 - single-threaded here
+    with _stop_signals():
         try:
-            code = child.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            code = child.wait()
-    raise typer.Exit(code)
+            return child.wait()
+        except KeyboardInterrupt:
+            _stop(child, grace_s)
+            return 128 + signal.SIGINT
+        except _Stop as stopped:
+            _stop(child, grace_s)
+            return 128 + stopped.signum
+        finally:
+            if child.poll() is None:  # any other way out of here
+                _stop(child, grace_s)
+
+
+def _stop(child: subprocess.Popen[bytes], grace_s: float) -> None:
+    if child.poll() is None:
+        child.terminate()  # a Ctrl+C in the terminal already reached it too; SIGTERM is just as clean for Streamlit
+    try:
+        child.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+
+
+@contextlib.contextmanager
+def _stop_signals() -> Iterator[None]:
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise _Stop(signum)
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: ask Linux to send SIGTERM when the parent dies (even by SIGKILL)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def register(app: typer.Typer) -> None:

@@ -288,10 +288,13 @@ def test_evidence_ui_runs_streamlit_on_the_app(monkeypatch: pytest.MonkeyPatch) 
     launched: list[list[str]] = []
 
     class _Child:
-        def __init__(self, command: list[str]) -> None:
+        def __init__(self, command: list[str], **options: object) -> None:
             launched.append(command)
 
         def wait(self, timeout: float | None = None) -> int:
+            return 0
+
+        def poll(self) -> int:
             return 0
 
     monkeypatch.setattr(ui_command.subprocess, "Popen", _Child)
