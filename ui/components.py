@@ -13,9 +13,11 @@ import pandas as pd
 import streamlit as st
 
 from ledger.audit.types import AuditRecord
+from ledger.core.settings import Settings
 from ledger.core.types import EvidenceLedger, EvidenceMatch, LedgerEntry, RevisionAttempt, RunResult
 from ledger.exports.citations import numbered_answer
 from ledger.exports.json_csv import FORMATS, export_run
+from ui.outcome import Outcome, completeness_label, coverage_label, run_outcome, shown_verdict, unsupported_label
 from ui.services import BACKEND_LABELS, code, guarded, plain
 
 VERDICT_LABEL = {"supported": "Supported", "weak": "Weak", "contradicted": "Contradicted", "not_found": "Not found"}
@@ -26,6 +28,9 @@ VERDICT_ICON = {
     "contradicted": ":material/cancel:",
     "not_found": ":material/search_off:",
 }
+PHANTOM_MARK = " :red-badge[:material/link_off: cites a source that does not exist]"
+OUTCOME_ICON = {"proved": ":material/verified:", "partial": ":material/rule:", "unanswerable": ":material/help:",
+                "contradicted": ":material/cancel:", "failed": ":material/error:"}
 RISK_COLOR = {"low": "blue", "medium": "orange", "high": "red", "critical": "red"}
 MODE_LABEL = {"answer": "Answer", "verify": "Draft check"}
 
@@ -35,20 +40,33 @@ def verdict_badge(verdict: str) -> str:
     return f":{VERDICT_COLOR[verdict]}-badge[{VERDICT_LABEL[verdict]}]"
 
 
-def render_result(result: RunResult, record: AuditRecord | None = None, *, key: str = "run") -> None:
-    """The whole view of one run; `record` (its audit row) enables the export buttons and the audit tab."""
+def render_result(result: RunResult, record: AuditRecord | None = None, *, key: str = "run",
+                  config: Settings | None = None) -> None:
+    """The whole view of one run, outcome first; `record` (its audit row) enables the exports and the audit tab,
+    `config` lets citations open their passages from the workspace."""
     _header(result, record, key)
-    if record is not None and record.status == "failed":
-        st.error(f"This run failed before finishing: {plain(record.error or 'no reason recorded')}",
-                 icon=":material/error:")
+    failed = record is not None and record.status == "failed"
+    outcome = run_outcome(result, failed=failed)
+    if failed and record is not None:
+        outcome = Outcome("failed", outcome.headline, [record.error or "no reason recorded"])
+    outcome_line(outcome)
+    if failed:
         return
     _metrics(result)
     _alerts(result)
-    left, right = st.columns([3, 2], gap="large")
-    with left:
-        _answer(result.answer, result.ledger)
-    with right:
-        _sources(result)
+    if result.mode == "verify" and result.revisions:
+        from ui.review import draft_review
+
+        draft_review(result, record, key=key, config=config)
+    else:
+        left, right = st.columns([3, 2], gap="large")
+        with left:
+            _answer(result.answer, result.ledger)
+            from ui.evidence import citation_panels
+
+            citation_panels(result, config, key=key)
+        with right:
+            _sources(result)
     tabs = st.tabs([
         f"Evidence ledger ({len(result.ledger.entries)})",
         f"Revision history ({len(result.revisions)})",
@@ -63,6 +81,20 @@ def render_result(result: RunResult, record: AuditRecord | None = None, *, key: 
         audit_details(result, record)
 
 
+def outcome_line(outcome: Outcome) -> None:
+    """The one line that says what the run amounts to, coloured by how far it can be trusted."""
+    text = f"**{outcome.headline}**" + "".join(f"  \n- {plain(d)}" for d in outcome.details)
+    icon = OUTCOME_ICON[outcome.kind]
+    if outcome.kind == "proved":
+        st.success(text, icon=icon)
+    elif outcome.kind in ("contradicted", "failed"):
+        st.error(text, icon=icon)
+    elif outcome.kind == "unanswerable":
+        st.info(text, icon=icon)
+    else:
+        st.warning(text, icon=icon)
+
+
 def _header(result: RunResult, record: AuditRecord | None, key: str) -> None:
     st.subheader(plain(result.question), anchor=False)
     about, actions = st.columns([5, 2], vertical_alignment="center")
@@ -70,7 +102,7 @@ def _header(result: RunResult, record: AuditRecord | None, key: str) -> None:
     about.caption(
         f"{MODE_LABEL[result.mode]} · {BACKEND_LABELS.get(result.backend, plain(result.backend))} · "
         f"workspace {plain(result.workspace)} · {result.duration_ms / 1000:.1f} s{when} · "
-        f"session {code(result.session_id)}"
+        f"session {code(result.session_id)}" + (f" · by {plain(record.user_id)}" if record else "")
     )
     if record is not None:
         with actions, st.container(horizontal=True, horizontal_alignment="right"):
@@ -93,24 +125,31 @@ def export_buttons(result: RunResult, record: AuditRecord, *, key: str) -> None:
 def _metrics(result: RunResult) -> None:
     summary = result.ledger.summary
     first = result.revisions[0].ledger.summary if len(result.revisions) > 1 else None
-    cols = st.columns(5)
+    comparable = first is not None and first.total_claims > 0 and summary.total_claims > 0
+    cols = st.columns(6)
     cols[0].metric(
-        "Evidence coverage", f"{summary.evidence_coverage:.0%}", border=True,
-        delta=f"{(summary.evidence_coverage - first.evidence_coverage) * 100:+.0f} pts vs draft" if first else None,
-        help="(supported + weak) / claims that are not minor",
+        "Evidence coverage", coverage_label(summary), border=True,
+        delta=f"{(summary.evidence_coverage - first.evidence_coverage) * 100:+.0f} pts vs draft"
+        if comparable and first else None,
+        help="(supported + weak) / claims that are not minor; n/a when the answer makes no claims",
     )
     cols[1].metric(
-        "Unsupported rate", f"{summary.unsupported_rate:.0%}", border=True, delta_color="inverse",
-        delta=f"{(summary.unsupported_rate - first.unsupported_rate) * 100:+.0f} pts vs draft" if first else None,
-        help="not_found / claims that are not minor",
+        "Unsupported rate", unsupported_label(summary), border=True, delta_color="inverse",
+        delta=f"{(summary.unsupported_rate - first.unsupported_rate) * 100:+.0f} pts vs draft"
+        if comparable and first else None,
+        help="not_found / claims that are not minor; n/a when the answer makes no claims",
     )
     counts = " · ".join(f"{n} {VERDICT_LABEL[v].lower()}" for v, n in summary.verdicts.items() if n and v in
                         VERDICT_LABEL)
     cols[2].metric("Claims", summary.total_claims, border=True, help=counts or "no claims")
-    cols[3].metric("Critical unsupported", summary.critical_unsupported, border=True,
+    cols[3].metric("Completeness", completeness_label(result.ledger), border=True,
+                   help="Share of the question's parts the answer covers")
+    cols[4].metric("Critical unsupported", summary.critical_unsupported, border=True,
                    help="Critical claims that are not found or contradicted")
-    cols[4].metric("Topic risk", result.risk_level.capitalize(), border=True,
+    cols[5].metric("Topic risk", result.risk_level.capitalize(), border=True,
                    help="How sensitive the question's subject is: medical, legal and financial topics rate higher")
+    if result.ledger.gaps:
+        st.markdown("**Parts of the question not answered:** " + "; ".join(plain(g) for g in result.ledger.gaps))
 
 
 def _alerts(result: RunResult) -> None:
@@ -137,7 +176,7 @@ def _answer(answer: str, ledger: EvidenceLedger, *, title: str = "Answer", legen
         if legend and ledger.entries:
             st.caption("  ".join(
                 f":{VERDICT_COLOR[v]}-background[{VERDICT_LABEL[v]}]" for v in VERDICT_LABEL
-            ) + " — each sentence is shaded by its verdict; [n] marks a cited source")
+            ) + " — each sentence is shaded by its verdict; [n] marks a cited source: open it below")
 
 
 def answer_markdown(answer: str, entries: Sequence[LedgerEntry]) -> str:
@@ -151,7 +190,7 @@ def answer_markdown(answer: str, entries: Sequence[LedgerEntry]) -> str:
             continue  # overlapping or stale spans: leave that text unshaded
         if start > pos:
             cuts.append((pos, start, None))
-        cuts.append((start, end, entry.verdict))
+        cuts.append((start, end, shown_verdict(entry)))
         pos = end
     if pos < len(answer):
         cuts.append((pos, len(answer), None))
@@ -171,6 +210,9 @@ def _shade(segment: str, verdict: str | None) -> str:
         return plain(segment, keep_lines=True)
     lead = segment[: len(segment) - len(segment.lstrip())]
     trail = segment[len(segment.rstrip()):]
+    if verdict == "phantom":  # never the colour of a proved claim, whatever the search found afterwards
+        return (f"{plain(lead, keep_lines=True)}:red-background[{plain(core)}]{PHANTOM_MARK}"
+                f"{plain(trail, keep_lines=True)}")
     return f"{plain(lead, keep_lines=True)}:{VERDICT_COLOR[verdict]}-background[{plain(core)}]" \
            f"{plain(trail, keep_lines=True)}"
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ledger.core.settings import Settings
 from ui import services
 from ui.components import render_result
+from ui.runs import busy_key, clicked, execute, linked_run, mark_busy, show_error
 from ui.services import guarded, plain
 
 RESULT_KEY = "ask_run"
+PAGE = "ask"
 EXAMPLE = "How many days of leave do new staff get?"
 
 
@@ -26,29 +27,34 @@ def render() -> None:
     if docs == []:
         st.info(f"Workspace **{plain(workspace)}** has no documents yet: add some on the Documents page first.",
                 icon=":material/upload_file:")
-    with st.form("ask_form"):
-        question = st.text_area("Question", placeholder=f"e.g. {EXAMPLE}", height=80, key="ask_question")
-        backend = services.backend_picker(config, key="ask_backend")
-        asked = st.form_submit_button("Ask", type="primary", icon=":material/send:")
-    if asked:
-        text = (question or "").strip()
+    cap = services.max_question_chars(config)
+    pending, problem = None, None
+    if clicked(PAGE):  # read before the form is drawn, so a refused question leaves the button enabled
+        text = str(st.session_state.get("ask_question") or "").strip()
         if not text:
-            st.warning("Type a question first.", icon=":material/edit:")
+            problem = "Type a question first."
+        elif len(text) > cap:
+            problem = (f"The question is {len(text):,} characters long; the limit is {cap:,}. Ask about one thing "
+                       "at a time.")
         else:
-            with st.spinner("Retrieving evidence, writing the answer and checking every claim…"):
-                _run(config, backend, workspace, text)
+            pending = text
+        st.session_state[busy_key(PAGE)] = pending is not None
+    with st.form("ask_form"):
+        st.text_area("Question", placeholder=f"e.g. {EXAMPLE}", height=80, key="ask_question", max_chars=cap)
+        backend = services.backend_picker(config, key="ask_backend")
+        st.form_submit_button("Ask", type="primary", icon=":material/send:", key="ask_submit",
+                              disabled=bool(st.session_state.get(busy_key(PAGE))), on_click=mark_busy(PAGE))
+    if problem:
+        st.warning(problem, icon=":material/edit:")
+    if pending is not None:
+        question = pending
+        shown = execute(PAGE, config, backend, workspace, lambda pipeline: pipeline.ask(question))
+        if shown is not None:
+            st.session_state[RESULT_KEY] = shown
+        st.rerun()  # the button comes back enabled, the result shows below
+    show_error(PAGE)
+    linked_run(config, RESULT_KEY)
     shown = st.session_state.get(RESULT_KEY)
     if shown is not None:
         st.divider()
-        render_result(*shown, key="ask")
-
-
-def _run(config: Settings, backend: str, workspace: str, question: str) -> None:
-    pipeline = guarded(lambda: services.recorder(config, backend, workspace))
-    if pipeline is None:
-        return
-    result = guarded(lambda: pipeline.ask(question))
-    if result is None:
-        return
-    record = guarded(lambda: services.run_store(config).get_audit(result.session_id))
-    st.session_state[RESULT_KEY] = (result, record)
+        render_result(*shown, key="ask", config=config)

@@ -10,6 +10,7 @@ import streamlit as st
 from ledger.audit.types import AuditRecord
 from ui import services
 from ui.components import MODE_LABEL, render_result
+from ui.outcome import has_problems
 from ui.services import code, guarded, plain
 
 if TYPE_CHECKING:
@@ -39,9 +40,10 @@ def render() -> None:
     chosen = filters.selectbox("Workspace", [ALL, *workspaces], key="history_workspace")
     if check.button("Verify audit chain", icon=":material/verified_user:", width="stretch"):
         _verify_chain(store)
-    runs = recent[:SHOWN] if chosen == ALL else guarded(lambda: store.list_runs(workspace=chosen, limit=SHOWN))
+    runs = recent if chosen == ALL else guarded(lambda: store.list_runs(workspace=chosen, limit=SCAN))
     if runs is None:
         return
+    runs = _filtered(runs)[:SHOWN]
     if len(runs) == SHOWN:
         st.caption(f"Showing the latest {SHOWN} runs; older ones are in the exports and `evidence audit list`.")
     if not runs:
@@ -54,7 +56,41 @@ def render() -> None:
     result = guarded(lambda: store.get_run(session))
     record = guarded(lambda: store.get_audit(session))
     if result is not None and record is not None:
-        render_result(result, record, key="history")
+        render_result(result, record, key="history", config=config)
+
+
+VERDICT_FILTERS = {"contradicted": "Contradicted", "not_found": "Not found", "weak": "Weak", "supported": "Supported"}
+
+
+def _filtered(runs: list[AuditRecord]) -> list[AuditRecord]:
+    """Runs matching the search box and the filters: words of the question, verdicts present, date, user,
+    has problems."""
+    with st.container(horizontal=True, vertical_alignment="bottom"):
+        words = st.text_input("Search questions", key="history_search", placeholder="words of the question")
+        verdicts = st.multiselect("Has a claim that is", list(VERDICT_FILTERS), format_func=VERDICT_FILTERS.__getitem__,
+                                  key="history_verdicts")
+        users = sorted({r.user_id for r in runs})
+        user = st.selectbox("User", ["Anyone", *users], key="history_user")
+        days = st.date_input("Started between", value=[], key="history_dates", format="YYYY-MM-DD")
+        problems = st.toggle("Has problems", key="history_problems",
+                             help="Failed, a claim contradicted or not found, a phantom citation, or a risk flag")
+    wanted = [w for w in (words or "").lower().split() if w]
+    out = []
+    for r in runs:
+        if wanted and not all(w in r.query.lower() for w in wanted):
+            continue
+        if verdicts and not any(r.verdict_distribution.get(v, 0) for v in verdicts):
+            continue
+        if user != "Anyone" and r.user_id != user:
+            continue
+        if isinstance(days, tuple) and len(days) == 2 and not days[0] <= r.timestamp.date() <= days[1]:
+            continue
+        if problems and not has_problems(r.verdict_distribution, r.status, len(r.risk_flags), r.claim_flags):
+            continue
+        out.append(r)
+    if len(out) != len(runs):
+        st.caption(f"{len(out)} of {len(runs)} runs match.")
+    return out
 
 
 def _verify_chain(store: RunStore) -> None:
@@ -83,7 +119,8 @@ def _runs_table(runs: list[AuditRecord]) -> str | None:
         "Mode": MODE_LABEL.get(r.mode, r.mode),
         "Question": r.query,
         "Status": r.status,
-        "Coverage": r.final_coverage,
+        "Coverage": r.final_coverage if r.claim_count else None,
+        "Problems": "yes" if has_problems(r.verdict_distribution, r.status, len(r.risk_flags), r.claim_flags) else "",
         "Claims": r.claim_count,
         "Topic risk": r.risk_level,
         "User": r.user_id,

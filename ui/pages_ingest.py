@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from streamlit.runtime.uploaded_file_manager import UploadedFile
 
     from ingest.types import IngestReport
+    from ledger.core.types import DocumentInfo
 
 REPORT_KEY = "ingest_report"
 UPLOADER_KEY = "ingest_uploader_round"
@@ -69,12 +71,20 @@ def render() -> None:
             "Upload files", accept_multiple_files=True, key=f"ingest_uploads_{round_no}",
             type=[ext.lstrip(".") for ext in config.ingest.extensions],
             max_upload_size=max(1, math.ceil(config.ingest.max_file_mb)),
-            help=f"Saved to {config.home / 'uploads'} on the server, then ingested.",
+            help=f"Saved to {upload_folder(config, workspace)} on the server (this workspace only), then ingested.",
         )
         folder = folder_col.text_input("…or a folder or file on the server", key="ingest_folder",
                                        placeholder="/data/policies")
         prune = folder_col.checkbox("Remove documents whose files are gone", key="ingest_prune")
-        start = st.button("Ingest", type="primary", icon=":material/upload:", disabled=not uploads and not folder)
+        clashes = name_clashes(upload_folder(config, workspace), uploads or [])
+        replace = True
+        if clashes:
+            st.warning(f"{len(clashes)} uploaded file(s) have the name of a different file already uploaded to this "
+                       f"workspace: {', '.join(plain(n) for n in clashes)}.", icon=":material/difference:")
+            replace = st.checkbox("Replace them (the old versions are kept in the workspace's .versions folder)",
+                                  key=f"ingest_replace_{round_no}")
+        start = st.button("Ingest", type="primary", icon=":material/upload:",
+                          disabled=(not uploads and not folder) or not replace)
     if start:
         report = _ingest(config, workspace, uploads or [], folder.strip(), prune)
         if report is not None:
@@ -91,7 +101,7 @@ def render() -> None:
 
 def _ingest(config: Settings, workspace: str, uploads: list[UploadedFile], folder: str,
             prune: bool) -> IngestReport | None:
-    paths = guarded(lambda: _save_uploads(config, uploads))
+    paths = guarded(lambda: save_uploads(upload_folder(config, workspace), uploads))
     if paths is None:
         return None
     if folder:
@@ -109,16 +119,41 @@ def _ingest(config: Settings, workspace: str, uploads: list[UploadedFile], folde
     return report
 
 
-def _save_uploads(config: Settings, uploads: list[UploadedFile]) -> list[Path]:
-    folder = config.home / "uploads"
+def upload_folder(config: Settings, workspace: str) -> Path:
+    """Where a workspace's uploads are kept: under the data home, one folder per (validated) workspace name."""
+    return config.home / "uploads" / services.validate_workspace(workspace)
+
+
+def _bare_name(upload: UploadedFile) -> str:
+    return Path(upload.name.replace("\\", "/")).name  # never a path from the browser: only the bare file name
+
+
+def name_clashes(folder: Path, uploads: list[UploadedFile]) -> list[str]:
+    """Names of uploads that would replace a different file already uploaded to the workspace."""
+    clashes = []
+    for upload in uploads:
+        target = folder / _bare_name(upload)
+        if target.is_file() and target.read_bytes() != upload.getvalue():
+            clashes.append(target.name)
+    return clashes
+
+
+def save_uploads(folder: Path, uploads: list[UploadedFile]) -> list[Path]:
+    """Save uploads in the workspace's folder; a file replaced by a different one moves to .versions/ first."""
     folder.mkdir(parents=True, exist_ok=True)
     saved = []
     for upload in uploads:
-        name = Path(upload.name).name  # never a path from the browser: only the bare file name
-        if name in ("", ".", ".."):
+        name = _bare_name(upload)
+        if name in ("", ".", "..") or name.startswith("."):
             continue
         target = folder / name
-        target.write_bytes(upload.getvalue())
+        data = upload.getvalue()
+        if target.is_file() and target.read_bytes() != data:
+            versions = folder / ".versions"
+            versions.mkdir(exist_ok=True)
+            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+            target.replace(versions / f"{target.stem}.{stamp}{target.suffix}")
+        target.write_bytes(data)
         saved.append(target)
     return saved
 
@@ -167,3 +202,42 @@ def _document_list(config: Settings, workspace: str) -> None:
         "Date": st.column_config.DateColumn(format="YYYY-MM-DD"),
         "Ingested (UTC)": st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm"),
     })
+    by_id = {d.id: d for d in docs}
+    chosen = st.selectbox("Open a document", list(by_id), index=None, key="doc_open",
+                          format_func=lambda i: f"{by_id[i].title} · {Path(by_id[i].path).name}",
+                          placeholder="Choose a document to read its chunks or delete it")
+    if chosen is None or chosen not in by_id:
+        return
+    doc = by_id[chosen]
+    _delete_control(config, workspace, doc)
+    from ui.evidence import document_viewer
+
+    document_viewer(config, doc)
+
+
+def _delete_control(config: Settings, workspace: str, doc: DocumentInfo) -> None:
+    """Delete, after an explicit confirmation naming what goes."""
+    asking = st.session_state.get("doc_delete") == doc.id
+    if not asking:
+        if st.button("Delete this document…", icon=":material/delete:", key="doc_delete_start"):
+            st.session_state["doc_delete"] = doc.id
+            st.rerun()
+        return
+    with st.container(border=True):
+        st.warning(f"Delete **{plain(doc.title)}** and its {doc.chunks} chunks from workspace **{plain(workspace)}**? "
+                   "Answers will no longer cite it; stored runs keep their quotes. The file itself is not touched.",
+                   icon=":material/delete:")
+        with st.container(horizontal=True):
+            confirm = st.button("Delete", type="primary", key="doc_delete_confirm")
+            cancel = st.button("Cancel", key="doc_delete_cancel")
+    if cancel:
+        st.session_state.pop("doc_delete", None)
+        st.rerun()
+    if confirm:
+        st.session_state.pop("doc_delete", None)
+        removed = guarded(lambda: services.delete_document(config, workspace, doc.id))
+        if removed is not None:
+            services.forget_pipelines()
+            st.session_state.pop("doc_open", None)
+            st.toast(f"Deleted {doc.title[:80]} ({removed} chunks)", icon=":material/delete:")
+            st.rerun()

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ledger.core.settings import Settings
 from ui import services
 from ui.components import render_result
+from ui.runs import busy_key, clicked, execute, linked_run, mark_busy, show_error
 from ui.services import guarded, plain
 
 RESULT_KEY = "verify_run"
+PAGE = "verify"
 
 
 def render() -> None:
@@ -20,33 +21,39 @@ def render() -> None:
     workspace = services.current_workspace(config)
     st.title("Check a draft", anchor=False)
     st.caption(f"Paste an answer written elsewhere (by a colleague or another tool). Each claim is matched to the "
-               f"documents in workspace **{plain(workspace)}**, given a verdict, and the draft is revised.")
-    with st.form("verify_form"):
-        question = st.text_input("Question the draft answers", key="verify_question",
-                                 placeholder="e.g. What do the leave rules say?")
-        draft = st.text_area("Draft", height=200, key="verify_draft",
-                             placeholder="Paste the draft here. Citations like [cite:1a2b3c4d5e6f] are checked too.")
-        backend = services.backend_picker(config, key="verify_backend")
-        checked = st.form_submit_button("Check draft", type="primary", icon=":material/fact_check:")
-    if checked:
-        q, d = (question or "").strip(), (draft or "").strip()
+               f"documents in workspace **{plain(workspace)}** and given a verdict; then the revision is suggested "
+               "change by change, for you to accept or reject.")
+    q_cap, d_cap = services.max_question_chars(config), services.max_draft_chars(config)
+    pending, problem = None, None
+    if clicked(PAGE):  # read before the form is drawn, so a refused draft leaves the button enabled
+        q = str(st.session_state.get("verify_question") or "").strip()
+        d = str(st.session_state.get("verify_draft") or "").strip()
         if not q or not d:
-            st.warning("Give both the question and the draft.", icon=":material/edit:")
+            problem = "Give both the question and the draft."
+        elif len(q) > q_cap or len(d) > d_cap:
+            problem = f"Too long: the question may have {q_cap:,} characters and the draft {d_cap:,}."
         else:
-            with st.spinner("Judging every claim of the draft and revising it…"):
-                _run(config, backend, workspace, q, d)
+            pending = (q, d)
+        st.session_state[busy_key(PAGE)] = pending is not None
+    with st.form("verify_form"):
+        st.text_input("Question the draft answers", key="verify_question", max_chars=q_cap,
+                      placeholder="e.g. What do the leave rules say?")
+        st.text_area("Draft", height=200, key="verify_draft", max_chars=d_cap,
+                     placeholder="Paste the draft here. Citations like [cite:1a2b3c4d5e6f] are checked too.")
+        backend = services.backend_picker(config, key="verify_backend")
+        st.form_submit_button("Check draft", type="primary", icon=":material/fact_check:", key="verify_submit",
+                              disabled=bool(st.session_state.get(busy_key(PAGE))), on_click=mark_busy(PAGE))
+    if problem:
+        st.warning(problem, icon=":material/edit:")
+    if pending is not None:
+        question, draft = pending
+        shown = execute(PAGE, config, backend, workspace, lambda pipeline: pipeline.verify(question, draft))
+        if shown is not None:
+            st.session_state[RESULT_KEY] = shown
+        st.rerun()
+    show_error(PAGE)
+    linked_run(config, RESULT_KEY)
     shown = st.session_state.get(RESULT_KEY)
     if shown is not None:
         st.divider()
-        render_result(*shown, key="verify")
-
-
-def _run(config: Settings, backend: str, workspace: str, question: str, draft: str) -> None:
-    pipeline = guarded(lambda: services.recorder(config, backend, workspace))
-    if pipeline is None:
-        return
-    result = guarded(lambda: pipeline.verify(question, draft))
-    if result is None:
-        return
-    record = guarded(lambda: services.run_store(config).get_audit(result.session_id))
-    st.session_state[RESULT_KEY] = (result, record)
+        render_result(*shown, key="verify", config=config)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, TypeVar
 
 import streamlit as st
@@ -14,7 +16,7 @@ from ledger.core.errors import EvidenceError
 from ledger.core.settings import Settings, load_settings
 
 if TYPE_CHECKING:
-    from ledger.core.types import DocumentInfo
+    from ledger.core.types import Chunk, DocumentInfo
     from ledger.loop.recorded import RecordedPipeline
     from ledger.storage.runs import RunStore
 
@@ -46,10 +48,90 @@ def settings() -> Settings:
     return load_settings()  # an invalid setting is a one-line ConfigError
 
 
+_WORKSPACE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
+
+
+def validate_workspace(name: str) -> str:
+    """The workspace name, checked: `ledger.core.workspaces.validate_workspace` when the product has it, else the
+    same conservative rule (letters, digits, '-' and '_', 1-63 characters, starting with a letter or digit)."""
+    try:
+        from ledger.core.workspaces import validate_workspace as product_rule  # type: ignore[import-not-found]
+    except ImportError:
+        if not _WORKSPACE.fullmatch(name):
+            raise InvalidWorkspace(
+                f"workspace name {name[:80]!r} is not valid: use 1-63 letters, digits, '-' or '_', starting with a "
+                "letter or digit") from None
+        return name
+    return str(product_rule(name))
+
+
+class InvalidWorkspace(EvidenceError):
+    """A workspace name that cannot be used."""
+
+
 def current_workspace(config: Settings) -> str:
-    """The workspace chosen in the sidebar, else the configured default."""
+    """The workspace chosen in the sidebar if its name is valid, else the configured default."""
     chosen = st.session_state.get(WORKSPACE_KEY)
-    return chosen.strip() if isinstance(chosen, str) and chosen.strip() else config.workspace
+    if not isinstance(chosen, str) or not chosen.strip():
+        return config.workspace
+    try:
+        return validate_workspace(chosen.strip())
+    except EvidenceError:
+        return config.workspace
+
+
+def workspace_problem(config: Settings) -> str | None:
+    """Why the workspace typed in the sidebar cannot be used (the pages then work in the default one), or None."""
+    chosen = st.session_state.get(WORKSPACE_KEY)
+    if not isinstance(chosen, str) or not chosen.strip():
+        return None
+    try:
+        validate_workspace(chosen.strip())
+    except EvidenceError as exc:
+        return str(exc)
+    return None
+
+
+def max_question_chars(config: Settings) -> int:
+    """Longest question accepted (the product's setting when it has one)."""
+    return int(getattr(config.revision, "max_question_chars", 2000))
+
+
+def max_draft_chars(config: Settings) -> int:
+    """Longest draft accepted."""
+    return int(getattr(config.revision, "max_draft_chars", 100_000))
+
+
+def user_name(config: Settings) -> str:
+    """Who is working: the name typed in the sidebar, else the settings' user (the OS user by default)."""
+    typed = st.session_state.get("user_name")
+    return typed.strip()[:80] if isinstance(typed, str) and typed.strip() else config.user
+
+
+class RunsInFlight:
+    """Runs under way in this server process, across browser sessions (runs do not queue: each has its own meter)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.count = 0
+
+    @contextmanager
+    def running(self) -> Iterator[int]:
+        """Count one run while it lasts; yields how many others were already running."""
+        with self._lock:
+            others = self.count
+            self.count += 1
+        try:
+            yield others
+        finally:
+            with self._lock:
+                self.count -= 1
+
+
+@st.cache_resource
+def runs_in_flight() -> RunsInFlight:
+    """The process-wide counter of runs."""
+    return RunsInFlight()
 
 
 def anthropic_available(config: Settings) -> bool:
@@ -83,20 +165,24 @@ def run_store(config: Settings) -> RunStore:
     return build_run_store(config)
 
 
-def guarded(action: Callable[[], T]) -> T | None:
-    """Run a product call; its errors become one readable message on the page, never a traceback."""
+def attempt(action: Callable[[], T]) -> tuple[T | None, str | None]:
+    """Run a product call; (its value, None), or (None, one readable Markdown line saying what went wrong)."""
     try:
-        return action()
+        return action(), None
     except EvidenceError as exc:
-        st.error(plain(str(exc)), icon=":material/error:")
+        return None, plain(str(exc))
     except Exception as exc:  # a bug: say so plainly and keep the traceback in the server log
         log.exception("internal error in the UI")
-        st.error(
-            f"Internal error ({exc.__class__.__name__}): {plain(str(exc))}. "
-            "This is a bug in Evidence Ledger; the details are in the server log.",
-            icon=":material/bug_report:",
-        )
-    return None
+        return None, (f"Internal error ({exc.__class__.__name__}): {plain(str(exc))}. "
+                      "This is a bug in Evidence Ledger; the details are in the server log.")
+
+
+def guarded(action: Callable[[], T]) -> T | None:
+    """Run a product call; its errors become one readable message on the page, never a traceback."""
+    value, problem = attempt(action)
+    if problem is not None:
+        st.error(problem, icon=":material/bug_report:" if problem.startswith("Internal error") else ":material/error:")
+    return value
 
 
 def documents(config: Settings, workspace: str) -> list[DocumentInfo]:
@@ -104,6 +190,21 @@ def documents(config: Settings, workspace: str) -> list[DocumentInfo]:
     from ledger.loop.factory import build_registry
 
     return build_registry(config, workspace).all()
+
+
+def chunks(config: Settings, workspace: str, hashes: list[str]) -> dict[str, Chunk]:
+    """Chunks of a workspace by hash (the passages behind citations, or a document's chunks); a read, no model."""
+    from ingest.vectorstore import VectorStore
+
+    return VectorStore(config, workspace).get_by_hashes(hashes) if hashes else {}
+
+
+def delete_document(config: Settings, workspace: str, doc_id: str) -> int:
+    """Remove a document from a workspace: its registry row, then its vectors; returns how many chunks went."""
+    from ledger.loop.factory import build_ingestor, build_registry
+
+    build_registry(config, workspace).delete([doc_id])
+    return build_ingestor(config, workspace).sweep()
 
 
 def backend_picker(config: Settings, *, key: str) -> str:
