@@ -6,7 +6,7 @@ import streamlit as st
 
 from ui import services
 from ui.components import render_result
-from ui.runs import busy_key, clicked, execute, linked_run, mark_busy, show_error
+from ui.runs import busy_key, clicked, execute, linked_run, mark_busy, show_error, show_stages
 from ui.services import guarded, plain
 
 RESULT_KEY = "verify_run"
@@ -52,6 +52,7 @@ def render() -> None:
             st.session_state[RESULT_KEY] = shown
         st.rerun()
     show_error(PAGE)
+    show_stages(PAGE)
     linked_run(config, RESULT_KEY)
     shown = st.session_state.get(RESULT_KEY)
     if shown is not None:

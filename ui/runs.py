@@ -64,11 +64,14 @@ class _Stages:
         self.status = status
         self.started = time.perf_counter()
         self.rounds = 0
+        self.log: list[str] = []
 
     def say(self, label: str) -> None:
         elapsed = time.perf_counter() - self.started
         self.status.update(label=label)
-        self.status.markdown(f":gray[{elapsed:5.1f} s] {label}")
+        line = f":gray[{elapsed:5.1f} s] {label}"
+        self.log.append(line)
+        self.status.markdown(line)
 
 
 class _Announced:
@@ -153,9 +156,19 @@ def execute(page: str, config: Settings, backend: str, workspace: str,
                           expanded=False)
     finally:
         st.session_state[busy_key(page)] = False
+        if "stages" in locals():
+            st.session_state[f"{page}_stages"] = stages.log
     record = guarded(lambda: services.run_store(config).get_audit(result.session_id))
     st.query_params[RUN_PARAM] = result.session_id
     return result, record
+
+
+def show_stages(page: str) -> None:
+    """The stages of the page's last run, with their times, folded."""
+    log = st.session_state.get(f"{page}_stages")
+    if log:
+        with st.expander(f"Stages of the last run ({len(log)})", icon=":material/timeline:"):
+            st.markdown("  \n".join(log))
 
 
 def linked_run(config: Settings, result_key: str) -> None:

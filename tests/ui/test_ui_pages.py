@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import typer
@@ -237,6 +238,154 @@ def test_verify_page_runs_the_draft_and_shows_the_revision_history(settings: Set
     assert any(":red-badge[Contradicted]" in c for c in _all_markdown(at).splitlines())
 
 
+def test_verify_shows_the_draft_as_submitted_with_its_problems_then_changes_to_accept(
+        settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _FakeRecorder(settings)
+    monkeypatch.setattr("ui.services.recorder", lambda config, backend, workspace: fake)
+    at = AppTest.from_function(_verify, default_timeout=QUICK).run()
+    at.text_input(key="verify_question").input("How long are customer records kept?")
+    at.text_area(key="verify_draft").input(DRAFT)
+    at.button(key="verify_submit").click().run()
+    assert not at.exception
+    outcome = at.error[0].value
+    assert outcome.startswith("**The draft as submitted contains 1 contradicted claim")
+    contradicted = next(e.value for e in at.error if ":red-badge[Contradicted]" in e.value)
+    assert "five years" in contradicted and "seven \\(7\\) years" in contradicted  # the quote, in plain sight
+    assert any("phantom citation" in e.value for e in at.error)
+    text = _all_markdown(at)
+    assert ":red-background[Customer records are kept for five years" in text  # the draft, shaded by verdict
+    assert "Change 1 · Reworded" in text and "Change 2 · Removed" in text
+    at.get("button_group")[0].set_value("Accept").run()
+    reviewed = _unescaped(_all_markdown(at))
+    assert "1 of 2 changes accepted, 0 rejected" in reviewed
+    assert "Customer records are kept for seven years after the account closes [1]. Deletion requests" in reviewed
+    assert "Backups are encrypted with AES-256" in reviewed  # change 2 not accepted: the draft's sentence stays
+    labels = [b.label for b in at.get("download_button")]
+    assert labels == ["JSON", "CSV", "HTML", "Reviewed text", "Review record"]
+
+
+def test_the_run_id_goes_in_the_url_and_a_reload_reopens_the_run(settings: Settings,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _FakeRecorder(settings)
+    monkeypatch.setattr("ui.services.recorder", lambda config, backend, workspace: fake)
+    at = AppTest.from_function(_ask, default_timeout=QUICK).run()
+    at.text_area(key="ask_question").input("How long are customer records kept?")
+    at.button(key="ask_submit").click().run()
+    assert at.query_params["run"] == "sess-asked-0001"
+    assert not at.button(key="ask_submit").disabled  # enabled again once the run is over
+    reloaded = AppTest.from_function(_ask, default_timeout=QUICK)
+    reloaded.query_params["run"] = "sess-asked-0001"
+    reloaded.run()
+    assert not reloaded.exception
+    assert fake.asked == ["How long are customer records kept?"]  # reopened from the store, not asked again
+    assert reloaded.success[0].value.startswith("**The answer is fully answered")
+    assert "**[1]** Records Retention Policy v3" in _all_markdown(reloaded)
+
+
+def test_a_run_records_the_user_named_in_the_sidebar_and_shows_its_stages(
+        settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    from datetime import date
+
+    from ledger.loop.pipeline import Pipeline
+    from ledger.loop.recorded import RecordedPipeline
+
+    class _NothingFound:
+        def retrieve(self, question: str, k: int, min_relevance: float) -> list[object]:
+            return []  # no evidence: the pipeline answers with its canned refusal, no role is needed
+
+    unused = SimpleNamespace(writer=None, skeptic=None, extractor=None, reviser=None)
+    pipeline = Pipeline(settings, workspace="default", retriever=_NothingFound(), judge=None,  # type: ignore[arg-type]
+                        roles=unused, today=date(2026, 1, 1))  # type: ignore[arg-type]
+    recorded = RecordedPipeline(settings, pipeline, _store(settings))
+    monkeypatch.setattr("ui.services.recorder", lambda config, backend, workspace: recorded)
+    at = AppTest.from_file(str(APP), default_timeout=QUICK).run()
+    at.sidebar.text_input(key="user_name").input("Reviewer Ana").run()
+    at.text_area(key="ask_question").input("How long are customer records kept?")
+    at.button(key="ask_submit").click().run()
+    assert not at.exception
+    assert [r.user_id for r in _store(settings).list_runs()] == ["Reviewer Ana"]
+    assert "Retrieving evidence" in _stage_labels(at)
+    assert "Stored with its audit row" in _stage_labels(at)
+
+
+def _stage_labels(at: AppTest) -> list[str]:
+    log = next(e for e in at.expander if e.label.startswith("Stages of the last run"))
+    return [line.split("] ", 1)[-1] for m in log.markdown for line in m.value.split("  \n")]
+
+
+def test_a_refusal_shows_coverage_n_a_and_not_answerable(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ledger.core.types import EvidenceLedger, RiskFlag, RunResult
+
+    class _Refuses(_FakeRecorder):
+        def ask(self, question: str):  # type: ignore[no-untyped-def]
+            result = RunResult(session_id="sess-refused-0001", mode="answer", question=question,
+                               answer="The documents do not say.", ledger=EvidenceLedger(completeness=0.0,
+                                                                                          gaps=[question]),
+                               risk_flags=[RiskFlag(type="no_evidence", severity="high", description="nothing")])
+            _store(self.settings).save_run(result)
+            return result
+
+    monkeypatch.setattr("ui.services.recorder", lambda config, backend, workspace: _Refuses(settings))
+    at = AppTest.from_function(_ask, default_timeout=QUICK).run()
+    at.text_area(key="ask_question").input("Who won the cup?")
+    at.button(key="ask_submit").click().run()
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Evidence coverage"] == "n/a" and metrics["Completeness"] == "0%"
+    assert any(i.value.startswith("**Not answerable from these documents.**") for i in at.info)
+
+
+def test_a_question_is_capped_at_the_configured_length(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _FakeRecorder(settings)
+    monkeypatch.setattr("ui.services.recorder", lambda config, backend, workspace: fake)
+    monkeypatch.setattr("ui.services.max_question_chars", lambda config: 50)
+    at = AppTest.from_function(_ask, default_timeout=QUICK).run()
+    assert at.text_area(key="ask_question").max_chars == 50  # the browser shows a counter and stops typing there
+    at.text_area(key="ask_question").input("why " * 30)
+    at.button(key="ask_submit").click().run()
+    assert fake.asked == []  # an over-long question never reaches the pipeline
+
+
+def test_an_invalid_workspace_name_is_refused_in_the_sidebar(settings: Settings) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=QUICK).run()
+    at.sidebar.text_input(key="workspace").input("../../etc").run()
+    assert not at.exception
+    assert "workspace name" in at.sidebar.error[0].value and "Working in **default**" in at.sidebar.error[0].value
+    assert "workspace **default**" in at.caption[0].value  # the page works in the default workspace
+    assert not (settings.home / "chroma").exists() or not any("etc" in p.name for p in settings.home.rglob("*"))
+
+
+def test_settings_page_shows_thresholds_and_the_chain_status(settings: Settings) -> None:
+    _store(settings).save_run(simple_run("sess-one-0001"))
+    at = AppTest.from_function(_settings_page, default_timeout=QUICK).run()
+    assert not at.exception
+    rows = dict(zip(at.dataframe[0].value["Setting"], at.dataframe[0].value["Value"], strict=True))
+    assert rows["EVIDENCE_JUDGE__SIMILARITY_THRESHOLD"] == "0.7"
+    assert rows["EVIDENCE_REVISION__COVERAGE_TARGET"] == "0.85"
+    assert rows["EVIDENCE_BACKEND"] == "local"
+    assert rows["EVIDENCE_ANTHROPIC__API_KEY"] in ("configured", "not configured")  # never the key itself
+    assert at.success[0].value.startswith("Intact: 1 audit rows re-hashed")
+
+
+def _settings_page() -> None:
+    from ui.pages_settings import render
+
+    render()
+
+
+def test_history_search_and_problem_filter(settings: Settings) -> None:
+    store = _store(settings)
+    store.save_run(simple_run("sess-simple-0001"))
+    store.save_run(flawed_run())  # has a risk flag: a problem
+    at = AppTest.from_function(_history, default_timeout=QUICK).run()
+    at.toggle(key="history_problems").set_value(True).run()
+    assert list(at.dataframe[0].value["Session"]) == ["sess-flawed-0001"]
+    at.toggle(key="history_problems").set_value(False).run()
+    at.text_input(key="history_search").input("deletion").run()
+    assert list(at.dataframe[0].value["Session"]) == ["sess-flawed-0001"]
+    at.text_input(key="history_search").input("nothing like this").run()
+    assert "No runs" in at.info[0].value
+
+
 def test_app_opens_on_the_ask_page(settings: Settings) -> None:
     at = AppTest.from_file(str(APP), default_timeout=QUICK).run()
     assert not at.exception
@@ -337,11 +486,11 @@ def test_documents_page_uploads_ingests_and_reports_failures(settings: Settings)
     at.run()
     at.button[0].click().run()
     assert not at.exception
-    assert (settings.home / "uploads" / "travel.md").read_text() == TRAVEL
+    assert (settings.home / "uploads" / "default" / "travel.md").read_text() == TRAVEL  # the workspace's own folder
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Added"] == "1" and metrics["Failed"] == "1"
     failures = at.dataframe[0].value
-    assert list(failures["File"]) == [str((settings.home / "uploads" / "broken.pdf").resolve())]
+    assert list(failures["File"]) == [str((settings.home / "uploads" / "default" / "broken.pdf").resolve())]
     assert failures["Reason"][0]
     documents = at.dataframe[1].value
     assert list(documents["File"]) == ["travel.md"]
