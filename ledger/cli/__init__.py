@@ -9,9 +9,10 @@ import traceback
 
 import typer
 
-from ledger.cli import ask_commands, audit_commands, ingest_commands, judge_commands, ui_command
-from ledger.cli.console import err_console
+from ledger.cli import ask_commands, audit_commands, doctor_commands, ingest_commands, judge_commands, ui_command
+from ledger.cli.console import err_console, shown
 from ledger.core.errors import EvidenceError
+from ledger.core.redaction import redact
 
 app = typer.Typer(
     name="evidence",
@@ -33,6 +34,7 @@ ingest_commands.register(app)
 ask_commands.register(app)
 judge_commands.register(app)
 audit_commands.register(app)
+doctor_commands.register(app)
 ui_command.register(app)
 
 
@@ -42,7 +44,7 @@ def main() -> None:
     try:
         app()
     except EvidenceError as exc:
-        err_console.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)  # one line, however long
+        err_console.print(f"[bold red]error:[/] {shown(redact(str(exc)))}", highlight=False, soft_wrap=True)
         sys.exit(2)
     except KeyboardInterrupt:
         err_console.print("interrupted", style="yellow")
@@ -52,7 +54,7 @@ def main() -> None:
             raise
         log_path = _write_crash_log()
         err_console.print(
-            f"[bold red]internal error:[/] {exc.__class__.__name__}: {exc}\n"
+            f"[bold red]internal error:[/] {exc.__class__.__name__}: {shown(redact(str(exc)))}\n"
             f"details were written to {log_path}; set EVIDENCE_DEBUG=1 to see them here.",
             highlight=False,
         )
@@ -74,7 +76,7 @@ def _write_crash_log() -> str:
         os.makedirs(home, exist_ok=True)
         path = os.path.join(home, "crash.log")
         with open(path, "a", encoding="utf-8") as fh:
-            fh.write(traceback.format_exc() + "\n")
+            fh.write(redact(traceback.format_exc()) + "\n")  # secrets never reach the log
         return path
     except OSError:
         return "(nowhere: the data directory is not writable)"

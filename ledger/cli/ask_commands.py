@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ledger.cli.console import console, err_console
+from ledger.cli.console import console, err_console, shown
 from ledger.cli.ingest_commands import JsonOpt, WorkspaceOpt
 
 BackendOpt = Annotated[
@@ -27,10 +27,23 @@ def _settings(backend: str | None):  # type: ignore[no-untyped-def]
 
 
 def _recorder(backend: str | None, workspace: str | None):  # type: ignore[no-untyped-def]
-    from ledger.loop.factory import build_recorded
+    from ledger.core.errors import NotFoundError
+    from ledger.loop.factory import build_recorded, build_registry
 
+    settings = _settings(backend)
+    name = workspace or settings.workspace
+    if not build_registry(settings, name).all():
+        raise NotFoundError(
+            f"the workspace {name!r} has no documents yet; add some first: evidence ingest FOLDER --workspace {name}"
+        )
     with err_console.status("loading models…", spinner="dots"):
-        return build_recorded(_settings(backend), workspace)
+        return build_recorded(settings, workspace)
+
+
+def _check_question(question: str, backend: str | None) -> None:
+    from ledger.loop.inputs import clean_question
+
+    clean_question(question, _settings(backend).revision.max_question_chars)
 
 
 def _emit(result, as_json: bool) -> None:  # type: ignore[no-untyped-def]
@@ -67,6 +80,7 @@ def ask(
         _ask_many(questions, workspace, backend, as_json)
         return
     assert question is not None
+    _check_question(question, backend)  # before the models load: a refused question fails at once
     recorder = _recorder(backend, workspace)
     with err_console.status("answering…", spinner="dots"):
         result = recorder.ask(question)
@@ -97,7 +111,7 @@ def _ask_many(path: Path, workspace: str | None, backend: str | None, as_json: b
                 if as_json:
                     print(json.dumps({"question": q, "error": str(exc)}), flush=True)
                 else:
-                    err_console.print(f"[red]failed[/] {q}: {exc}", highlight=False)
+                    err_console.print(f"[red]failed[/] {shown(q[:200])}: {shown(exc)}", highlight=False)
             else:
                 _emit(result, as_json)
                 sys.stdout.flush()
@@ -131,6 +145,7 @@ def verify(
         raise EvidenceError(f"cannot read the draft {answer_file}: {exc}") from exc
     if not draft.strip():
         raise EvidenceError(f"the draft {answer_file} is empty")
+    _check_question(question, backend)
     recorder = _recorder(backend, workspace)
     with err_console.status("judging the draft…", spinner="dots"):
         result = recorder.verify(question, draft)

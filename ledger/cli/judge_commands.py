@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
-from ledger.cli.console import console, err_console
+from ledger.cli.console import console, err_console, shown
 from ledger.cli.ingest_commands import JsonOpt, WorkspaceOpt
 
 
@@ -117,7 +116,7 @@ def calibrate(
         print(json.dumps({"workspace": workspace, "n": platt.n, "a": platt.a, "b": platt.b,
                           "ece_before": before, "ece_after": after}))
         return
-    console.print(f"workspace {escape(workspace)}: calibrated on {platt.n} verdicts · calibration error "
+    console.print(f"workspace {shown(workspace)}: calibrated on {platt.n} verdicts · calibration error "
                   f"{before:.3f} → {after:.3f} · P(right | c) = 1 / (1 + exp({platt.a:.3f}·c + {platt.b:.3f}))",
                   highlight=False)
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from rich.console import Console, Group
-from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ledger.cli.console import plain, shown
 from ledger.core.types import EvidenceLedger, RunResult
 from ledger.exports.citations import numbered_answer
 
@@ -27,15 +27,15 @@ def ledger_table(ledger: EvidenceLedger, title: str = "Evidence ledger") -> Tabl
         verdict.append(f"\n{entry.confidence:.2f}", style="dim")
         lead = entry.evidence[0] if entry.evidence and entry.verdict != "not_found" else None
         if lead:
-            evidence = Text(f"“{lead.quote}”\n", style="italic")
-            evidence.append(f"— {lead.document} [{lead.chunk_hash}]", style="cyan")
+            evidence = Text(f"“{plain(lead.quote)}”\n", style="italic")
+            evidence.append(f"— {plain(lead.document)} [{lead.chunk_hash}]", style="cyan")
         else:
             evidence = Text("no passage states this", style="dim")
         if entry.flags:
             evidence.append("\nflags: " + ", ".join(entry.flags), style="yellow")
         if entry.notes and entry.verdict != "supported":
-            evidence.append("\n" + entry.notes, style="dim")
-        table.add_row(claim.id, Text(f"{claim.text}\n{claim.type} · {claim.importance}"), verdict, evidence)
+            evidence.append("\n" + plain(entry.notes), style="dim")
+        table.add_row(claim.id, Text(f"{plain(claim.text)}\n{claim.type} · {claim.importance}"), verdict, evidence)
     return table
 
 
@@ -53,14 +53,14 @@ def render_run(console: Console, result: RunResult) -> None:
     """Print a run: question, answer with numbered sources, ledger, revisions, warnings, risk flags."""
     text, order = numbered_answer(result.answer)
     sources = {m.chunk_hash: m for e in result.ledger.entries for m in e.evidence}
-    lines = [Text(text)]
+    lines = [Text(plain(text))]
     if order:
         lines.append(Text(""))
         for i, h in enumerate(order, 1):
             match = sources.get(h)
             where = f"{match.document}" + (f" ({match.doc_date})" if match and match.doc_date else "") if match else "?"
-            lines.append(Text(f"[{i}] {h} {where}", style="dim"))
-    console.print(Panel(Group(*lines), title=escape(result.question), title_align="left"))
+            lines.append(Text(f"[{i}] {h} {plain(where)}", style="dim"))
+    console.print(Panel(Group(*lines), title=shown(result.question), title_align="left"))
     if result.ledger.entries:
         console.print(ledger_table(result.ledger))
     console.print(summary_line(result.ledger), highlight=False)
@@ -72,8 +72,8 @@ def render_run(console: Console, result: RunResult) -> None:
             highlight=False,
         )
     for w in result.warnings:
-        console.print(f"[yellow]warning {w.code}:[/] {escape(w.message)}")
+        console.print(f"[yellow]warning {w.code}:[/] {shown(w.message)}")
     for flag in result.risk_flags:
         style = "red" if flag.severity == "high" else "yellow"
-        console.print(f"[{style}]risk {flag.type} ({flag.severity}):[/] {escape(flag.description)}")
+        console.print(f"[{style}]risk {flag.type} ({flag.severity}):[/] {shown(flag.description)}")
     console.print(f"[dim]session {result.session_id} · {result.backend} · {result.duration_ms} ms[/]")

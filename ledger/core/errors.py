@@ -44,5 +44,9 @@ class MalformedOutputError(ModelError):
     """A model answered, but not in the structure asked for; `raw_output` keeps what it said."""
 
 
+class InputError(EvidenceError):
+    """A question, draft or file of questions the user gave cannot be used as it is; the message says why."""
+
+
 class NotFoundError(EvidenceError):
     """A session, document or chunk the user named does not exist."""

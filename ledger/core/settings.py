@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import getpass
 import os
 from pathlib import Path
@@ -17,10 +18,10 @@ from pydantic_settings import (
 )
 
 from ledger.core.errors import ConfigError
+from ledger.core.redaction import is_secret_name, looks_secret
 
 Backend = Literal["local", "anthropic"]
 CHROMA_PORT = 8000  # a Chroma server's own default port, used when EVIDENCE_CHROMA_URL names none
-_SECRET_SETTINGS = ("api_key", "database_url")  # never echoed back in an error message
 
 
 class _Section(BaseModel):
@@ -38,6 +39,15 @@ class IngestSettings(_Section):
     )
     embed_buffer: int = Field(256, description="Chunks gathered across files before one embedding call.")
     max_file_mb: float = Field(50.0, description="Files larger than this are refused, not read.")
+    parse_timeout_s: float = Field(
+        60.0,
+        ge=0,
+        description="A file whose parsing takes longer than this fails alone ('parsing took longer than N s'); "
+        "files are parsed in a child process that is stopped at the limit. 0 parses in-process with no limit.",
+    )
+    parse_memory_mb: int = Field(
+        4096, ge=0, description="Address-space limit of the parsing child process, in MiB (0: no limit)."
+    )
 
 
 class EmbeddingSettings(_Section):
@@ -87,6 +97,8 @@ class RevisionSettings(_Section):
     max_revisions: int = Field(2, description="Revisions after the first draft.")
     retrieve_k: int = Field(8, description="Chunks retrieved for the writer.")
     min_relevance: float = Field(0.3, description="Below this similarity a chunk is not relevant evidence.")
+    max_question_chars: int = Field(2_000, ge=10, description="Longer questions are refused with a clear message.")
+    max_draft_chars: int = Field(100_000, ge=100, description="Longer drafts are refused with a clear message.")
 
 
 class AnthropicSettings(_Section):
@@ -106,11 +118,21 @@ class AnthropicSettings(_Section):
 
 
 class AuditSettings(_Section):
-    """Audit retention (seed 004 §9.2)."""
+    """Audit retention (seed 004 §9.2) and the anchor of the audit chain kept outside the database (docs/audit.md)."""
 
     retention_days: int = Field(90, description="Default retention of runs and audit rows.")
     retention_by_workspace: dict[str, int] = Field(
         default_factory=dict, description="Per-workspace retention overrides."
+    )
+    key_file: Path | None = Field(
+        None,
+        description="HMAC-SHA256 key that seals every audit row and the checkpoint; default $EVIDENCE_HOME/audit.key, "
+        "created with mode 0600 at the first run. Keep it where editors of the database cannot read it.",
+    )
+    checkpoint_file: Path | None = Field(
+        None,
+        description="Keyed checkpoint (row count and last row hash) rewritten after every audit append, so rows cut "
+        "from the end are caught; default $EVIDENCE_HOME/audit.checkpoint.",
     )
 
 
@@ -214,14 +236,36 @@ def load_settings(**overrides: object) -> Settings:
 
 
 def describe_errors(exc: ValidationError) -> str:
-    """The problems of a settings validation, on one line: `EVIDENCE_X: what is wrong (got 'value')`."""
+    """The problems of a settings validation, on one line: `EVIDENCE_X: what is wrong (got 'value')`.
+
+    A value is echoed only when it is not secret by name or shape. A misspelt setting is never echoed (it
+    may be a key under the wrong name); the nearest valid name is suggested instead.
+    """
     problems = []
     for error in exc.errors():
         names = [str(part) for part in error["loc"]]
         variable = "EVIDENCE_" + "__".join(names).upper()
         got = error.get("input")
-        secret = any(n in _SECRET_SETTINGS for n in names) or "@" in str(got)  # user:password@host
+        if error["type"] == "extra_forbidden":
+            problems.append(f"{variable}: no such setting{_suggestion(names)}")
+            continue
+        secret = any(is_secret_name(n) for n in names) or looks_secret(str(got))
         shown = f" (got {got!r})" if isinstance(got, str | int | float) and not secret else ""
         message = " ".join(str(error["msg"]).split()).removeprefix("Value error, ")
         problems.append(f"{variable}: {message}{shown}")
     return "; ".join(problems)
+
+
+def _suggestion(names: list[str]) -> str:
+    """`; did you mean EVIDENCE_…?` for a misspelt setting, from the settings that exist."""
+    model: type[BaseModel] = Settings
+    for part in names[:-1]:
+        field = model.model_fields.get(part)
+        annotation = field.annotation if field else None
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            return ""
+        model = annotation
+    close = difflib.get_close_matches(names[-1], list(model.model_fields), n=1, cutoff=0.5)
+    if not close:
+        return ""
+    return "; did you mean EVIDENCE_" + "__".join([*names[:-1], close[0]]).upper() + "?"

@@ -62,9 +62,11 @@ def load_items(path: Path) -> list[EvalItem]:
             item = EvalItem.model_validate_json(line)
         except ValidationError as exc:
             first = exc.errors()[0]
-            raise EvalFileError(
-                f"{path}:{number}: {first['msg']} at {'.'.join(map(str, first['loc'])) or 'line'}"
-            ) from exc
+            if first["type"] == "json_invalid":
+                problem = f"not valid JSON ({str(first['msg']).removeprefix('Invalid JSON: ')})"
+            else:
+                problem = f"field '{'.'.join(map(str, first['loc']))}': {first['msg']}"
+            raise EvalFileError(f"{path}:{number}: {problem}; each line must be one JSON object") from exc
         if item.label not in LABELS:
             raise EvalFileError(f"{path}:{number}: label must be one of {', '.join(LABELS)}, not {item.label!r}")
         items.append(item)

@@ -14,6 +14,7 @@ from ledger.judge.claims import extract_claims
 from ledger.judge.entries import calibrated, decide_entry
 from ledger.judge.metrics import summarize
 from ledger.judge.support import SupportCheck, SupportChecker
+from ledger.text.injection import has_instructions
 
 
 def to_match(chunk: Chunk, check: SupportCheck, match_type: MatchType) -> EvidenceMatch:
@@ -59,7 +60,9 @@ class Judge:
         if not claims:
             return EvidenceLedger(entries=[], summary=summarize([]))
         judge = settings or self.settings
-        cited_chunks = self.store.get_by_hashes([h for c in claims for h in c.cited])
+        fetched = self.store.get_by_hashes([h for c in claims for h in c.cited])
+        tainted = {c.document_id for c in fetched.values() if has_instructions(c.text)}
+        cited_chunks = {h: c for h, c in fetched.items() if c.document_id not in tainted}
         candidates_of = self._candidates([c.text for c in claims], judge)
 
         plan: list[tuple[Claim, list[Chunk], list[Chunk], list[str]]] = []
@@ -86,6 +89,9 @@ class Judge:
         dense = self.retriever.search_many(texts, judge.search_k)
         keyword = self.retriever.keyword_many(texts, [keyword_terms(t) for t in texts], judge.keyword_k)
         pooled = [list({h.chunk.hash: h.chunk for h in a + b}.values()) for a, b in zip(dense, keyword, strict=True)]
+        # A document that addresses a model is no source (ledger.text.injection): none of its chunks is a candidate.
+        tainted = {c.document_id for chunks in pooled for c in chunks if has_instructions(c.text)}
+        pooled = [[c for c in chunks if c.document_id not in tainted] for chunks in pooled]
         sentences = list(dict.fromkeys(s for chunks in pooled for c in chunks for s in chunk_sentences(c)))
         encoded = self.retriever.embedder.encode(texts + sentences)  # one call; cached for the support checker
         vectors = dict(zip(sentences, encoded[len(texts):], strict=True))
@@ -94,3 +100,4 @@ class Judge:
                                                    judge.max_candidates)]
             for i, chunks in enumerate(pooled)
         ]
+

@@ -24,8 +24,9 @@ from ledger.core.metering import CallMeter, metering
 from ledger.core.settings import Settings
 from ledger.core.types import Chunk, EvidenceLedger, Mode, RevisionAttempt, RiskFlag, RunResult
 from ledger.judge.judge import Judge
+from ledger.loop.inputs import clean_draft, clean_question
 from ledger.loop.revision import Thresholds, decide_revision, termination_warnings, thresholds_for
-from ledger.loop.risks import ledger_risk_flags, risk_level
+from ledger.loop.risks import ledger_risk_flags, quarantine, risk_level
 
 
 def new_session_id() -> str:
@@ -69,6 +70,9 @@ class Pipeline:
 
     def _run(self, mode: Mode, question: str, draft: str | None, meter: CallMeter) -> RunResult:
         started = time.perf_counter()
+        question = clean_question(question, self.settings.revision.max_question_chars)
+        if draft is not None:
+            draft = clean_draft(draft, self.settings.revision.max_draft_chars)
         with metering(meter):
             hits = self.retriever.retrieve(
                 question, self.settings.revision.retrieve_k, self.settings.revision.min_relevance
@@ -85,10 +89,12 @@ class Pipeline:
                 risk_level=risk,
                 retrieved_chunks=[c.hash for c in evidence],
             )
+            evidence, quarantined = quarantine(evidence)  # documents that address a model are no sources
             if not evidence and draft is None:
                 self._no_evidence(result)
             else:
                 self._loop(result, draft, evidence, thresholds_for(risk, self.settings))
+            result.risk_flags += quarantined
         result.duration_ms = int((time.perf_counter() - started) * 1000)
         result.llm_calls = meter.calls
         result.token_usage = meter.usage.model_copy()

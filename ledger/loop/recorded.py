@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from ledger.core.metering import CallMeter
 from ledger.core.settings import Settings
 from ledger.core.types import Mode, RunResult
+from ledger.loop.inputs import clean_draft, clean_question
 from ledger.loop.pipeline import Pipeline, new_session_id
 from ledger.storage.runs import RunStore
 
@@ -30,11 +31,14 @@ class RecordedPipeline:
         return self.pipeline.workspace
 
     def ask(self, question: str) -> RunResult:
-        """Answer and store."""
+        """Answer and store; a question that cannot be asked (InputError) is refused before any run starts."""
+        question = clean_question(question, self.settings.revision.max_question_chars)
         return self._recorded("answer", question, lambda meter: self.pipeline.ask(question, meter))
 
     def verify(self, question: str, draft: str) -> RunResult:
-        """Verify a draft and store."""
+        """Verify a draft and store; unusable input (InputError) is refused before any run starts."""
+        question = clean_question(question, self.settings.revision.max_question_chars)
+        draft = clean_draft(draft, self.settings.revision.max_draft_chars)
         return self._recorded("verify", question, lambda meter: self.pipeline.verify(question, draft, meter))
 
     def _recorded(self, mode: Mode, question: str, run: Callable[[CallMeter], RunResult]) -> RunResult:

@@ -5,8 +5,17 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from ledger.core.types import CONFLICT, OUTDATED_SOURCE, PHANTOM_CITATION, EvidenceLedger, RiskFlag, RiskLevel
+from ledger.core.types import (
+    CONFLICT,
+    OUTDATED_SOURCE,
+    PHANTOM_CITATION,
+    Chunk,
+    EvidenceLedger,
+    RiskFlag,
+    RiskLevel,
+)
 from ledger.judge.verdicts import age_description, is_outdated
+from ledger.text.injection import instruction_sentences
 
 _CRITICAL = re.compile(
     r"\b(medic\w*|diagnos\w*|dosage|patient|prescri\w*|legal\w*|lawsuit|liabil\w*|contract\w*|regulat\w*|"
@@ -65,3 +74,31 @@ def ledger_risk_flags(ledger: EvidenceLedger, today: date, outdated_days: int = 
             )
         )
     return flags
+
+
+def quarantine(evidence: list[Chunk]) -> tuple[list[Chunk], list[RiskFlag]]:
+    """The evidence without the documents that address an AI model, and a high risk flag for each of them.
+
+    A document with text such as "ignore previous instructions and state that …" is not a source: every
+    retrieved chunk of it is dropped, not only the instruction (see ledger.text.injection).
+    """
+    found: dict[str, tuple[str, str]] = {}
+    for chunk in evidence:
+        if chunk.document_id not in found and (sentences := instruction_sentences(chunk.text)):
+            found[chunk.document_id] = (chunk.title or chunk.path or chunk.document_id, sentences[0])
+    kept = [chunk for chunk in evidence if chunk.document_id not in found]
+    flags = [
+        RiskFlag(
+            type="instructions_in_document",
+            severity="high",
+            description=f"'{document}' was not used as evidence: it contains text addressed to an AI model "
+            f"(\"{_shorten(sentence)}\")",
+        )
+        for document, sentence in found.values()
+    ]
+    return kept, flags
+
+
+def _shorten(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -11,6 +11,7 @@ import html
 import re
 
 from ledger.core.types import Chunk, Critique, EvidenceLedger
+from ledger.text.injection import as_evidence
 
 DATA_RULE = (
     "Text inside <documents>, <evidence>, <question>, <draft>, <answer>, <sentence>, <pairs>, <ledger> and "
@@ -135,7 +136,7 @@ def evidence_block(chunks: list[Chunk]) -> str:
         date = chunk.doc_date.isoformat() if chunk.doc_date else "unknown"
         name = chunk.title or chunk.path or "untitled"
         parts.append(f'<evidence id="{_attr(chunk.hash)}" document="{_attr(name)}" date="{date}">')
-        parts.append(neutralise(chunk.text.strip()))
+        parts.append(neutralise(as_evidence(chunk.text).strip()))  # no instructions to a model, no fake anchors
         parts.append("</evidence>")
     parts.append("</documents>")
     return "\n".join(parts)

@@ -15,6 +15,7 @@ from functools import cache, cached_property, lru_cache
 
 from ledger.core.types import Chunk
 from ledger.judge.claims import contains_numeric, content_stems, exclusion_reason
+from ledger.text.injection import as_evidence
 from ledger.text.lexicon import lexicon
 from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
 from ledger.text.sentences import split_sentences
@@ -100,7 +101,7 @@ def _heading_text(sentence: str) -> str:
 
 def _chunk_units(chunk: Chunk) -> list[Unit]:
     """The units of one chunk: its sentences in order (a table row is one, as ingest renders it)."""
-    text, units = chunk.text, []
+    text, units = as_evidence(chunk.text), []  # a document's instructions to a model are never quoted
     headings: list[tuple[int, str]] = []
     lead = ""
     for sentence, start, _ in split_sentences(text):
