@@ -13,7 +13,7 @@ import json
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import ValidationError
@@ -26,6 +26,7 @@ from ledger.audit.types import (
     ChainReport,
     GroupMetrics,
     Period,
+    PurgedRow,
     RevisionSummary,
     RunStatus,
     as_utc,
@@ -197,10 +198,8 @@ def verify_chain(rows: Iterable[Mapping[str, Any] | AuditRecord], head_hash: str
         except ValueError as exc:
             bad = BadRow(id=raw.get("id"), session_id=str(raw.get("session_id", "")), reason=f"unreadable: {exc}")
             return ChainReport(ok=False, first_bad=bad)
-    records.sort(key=lambda r: r.id or 0)
-    present = {r.id for r in records}
-    purged = {p.id: p for r in records if r.event == "purge" for p in r.purged_rows() if p.id not in present}
-    chain: list[Any] = sorted([*records, *purged.values()], key=lambda r: r.id or 0)
+    chain = chain_items(records)
+    purged = [item for item in chain if not isinstance(item, AuditRecord)]
     expected_prev = GENESIS_HASH
     checked = 0
     for item in chain:
@@ -212,6 +211,8 @@ def verify_chain(rows: Iterable[Mapping[str, Any] | AuditRecord], head_hash: str
         if item.prev_hash != expected_prev:
             return _broken(checked, len(purged), item,
                            "its prev_hash does not match the row before it (a row was removed, added or reordered)")
+        if isinstance(item, AuditRecord) and (early := purge_too_early(item)):
+            return _broken(checked, len(purged), item, early)
         expected_prev = item.row_hash
     report = ChainReport(ok=True, rows_checked=checked, purged_rows=len(purged), head_hash=expected_prev)
     if head_hash is not None and head_hash != expected_prev:
@@ -220,6 +221,40 @@ def verify_chain(rows: Iterable[Mapping[str, Any] | AuditRecord], head_hash: str
             id=None, reason="the chain's recorded head does not match its last row (rows were cut from the end)"
         )
     return report
+
+
+PURGE_CLOCK_SLACK = timedelta(minutes=5)
+
+
+def purge_too_early(record: AuditRecord) -> str | None:
+    """Why a purge row removed runs still inside their retention, or None when it did not.
+
+    A purge measures retention from the time it ran; one measured from a later time (the old hidden `--now`)
+    deleted runs inside the window. Purges that recorded the removed rows' start times are checked row by row.
+    """
+    if record.event != "purge":
+        return None
+    if record.timestamp > record.recorded_at + PURGE_CLOCK_SLACK:
+        return (f"this purge measured retention from {iso_utc(record.timestamp)}, after it ran "
+                f"({iso_utc(record.recorded_at)}): it removed runs still inside their retention")
+    cutoffs = {ws: _parse_time(c) for ws, c in record.details.get("cutoffs", {}).items()}
+    for removed in record.purged_rows():
+        cutoff = cutoffs.get(removed.workspace_id or "")
+        if removed.timestamp is not None and (cutoff is None or as_utc(removed.timestamp) >= cutoff):
+            return f"this purge removed row {removed.id}, which was still inside its retention"
+    return None
+
+
+def _parse_time(value: Any) -> datetime:
+    return as_utc(datetime.fromisoformat(str(value).replace("Z", "+00:00")))
+
+
+def chain_items(records: Iterable[AuditRecord]) -> list[AuditRecord | PurgedRow]:
+    """The whole chain in id order: the rows present, and in their places the rows purges removed."""
+    rows = sorted(records, key=lambda r: r.id or 0)
+    present = {r.id for r in rows}
+    purged = {p.id: p for r in rows if r.event == "purge" for p in r.purged_rows() if p.id not in present}
+    return sorted([*rows, *purged.values()], key=lambda r: r.id or 0)
 
 
 def _broken(checked: int, purged: int, item: Any, reason: str) -> ChainReport:

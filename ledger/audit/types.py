@@ -51,6 +51,14 @@ class PurgedRow(BaseModel):
     session_id: str = Field(description="Session of the removed audit row.")
     prev_hash: str = Field(description="The removed row's prev_hash.")
     row_hash: str = Field(description="The removed row's row_hash.")
+    timestamp: datetime | None = Field(
+        None, description="When the removed run started (UTC); absent in purges written before it was recorded."
+    )
+    workspace_id: str | None = Field(None, description="Workspace of the removed run (absent in older purges).")
+
+    @field_serializer("timestamp", when_used="json")
+    def _iso(self, value: datetime | None) -> str | None:
+        return iso_utc(value) if value is not None else None
 
 
 class AuditRecord(BaseModel):
@@ -123,6 +131,37 @@ class ChainReport(BaseModel):
     purged_rows: int = Field(0, description="Rows removed by purges whose hashes the chain still links through.")
     head_hash: str = Field(GENESIS_HASH, description="row_hash of the last row: record it to anchor the chain.")
     first_bad: BadRow | None = Field(None, description="The first row that does not match, if any.")
+    ledger_entries_checked: int = Field(0, description="ledger_entries rows compared with the runs they belong to.")
+    keyed_rows: int = Field(0, description="Rows whose HMAC was checked with the audit key.")
+    anchored: bool = Field(
+        False, description="True when the key file and the checkpoint outside the database were checked too."
+    )
+    checkpoint_rows: int | None = Field(None, description="Chain length the checkpoint file recorded, if any.")
+    notes: list[str] = Field(default_factory=list, description="What was not checked, and why.")
+
+
+class Checkpoint(BaseModel):
+    """The anchor kept outside the database: how long the chain was and its last hash, sealed with the audit key."""
+
+    version: int = Field(1, description="Format version of the checkpoint file.")
+    rows: int = Field(description="Chain length at the checkpoint, rows removed by purges included.")
+    last_id: int = Field(0, description="Id of the row at that position (0 for an empty chain).")
+    last_hash: str = Field(GENESIS_HASH, description="row_hash of the row at that position.")
+    keyed_from: int = Field(
+        description="Chain position from which every row carries an HMAC; rows before it predate the key."
+    )
+    key_id: str = Field(description="Id of the key that sealed the checkpoint (not the key).")
+    written_at: datetime = Field(description="When the checkpoint was written (UTC).")
+    mac: str = Field("", description="HMAC-SHA256 with the audit key over the canonical JSON of the other fields.")
+
+    @field_validator("written_at")
+    @classmethod
+    def _utc(cls, value: datetime) -> datetime:
+        return as_utc(value)
+
+    @field_serializer("written_at", when_used="json")
+    def _iso(self, value: datetime) -> str:
+        return iso_utc(value)
 
 
 class PurgeReport(BaseModel):

@@ -1,19 +1,17 @@
-"""`evidence audit list|show|verify|purge|stats` and `evidence export`."""
+"""`evidence audit list|show|verify|anchor|purge|stats` (and, through export_commands, `evidence export`)."""
 
 from __future__ import annotations
 
 import json
 import re
-import sys
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
-from ledger.cli.console import console, err_console
+from ledger.cli import export_commands
+from ledger.cli.console import console, err_console, shown
 
 if TYPE_CHECKING:
     from ledger.audit.types import AuditRecord
@@ -97,9 +95,9 @@ def list_(
         coverage = f"{r.final_coverage:.0%}" if r.final_coverage is not None else "—"
         run = r.mode or r.event
         run = f"[green]{run}[/]" if r.status == "ok" else f"[red]{run} (failed)[/]"
-        table.add_row(str(r.id), r.timestamp.strftime("%y-%m-%d %H:%M"), escape(r.session_id),
-                      escape(r.workspace_id), run, str(r.claim_count),
-                      coverage, escape(", ".join(f.type for f in r.risk_flags)))
+        table.add_row(str(r.id), r.timestamp.strftime("%y-%m-%d %H:%M"), shown(r.session_id),
+                      shown(r.workspace_id), run, str(r.claim_count),
+                      coverage, shown(", ".join(f.type for f in r.risk_flags)))
     console.print(table)
 
 
@@ -127,25 +125,25 @@ def show(
     if result is None:
         console.print_json(json.dumps(record.details))
         return
-    console.print(f"\n[bold]Question:[/] {escape(result.question)}")
-    console.print(f"[bold]Answer:[/]\n{escape(result.answer) or '(none)'}\n")
+    console.print(f"\n[bold]Question:[/] {shown(result.question)}")
+    console.print(f"[bold]Answer:[/]\n{shown(result.answer) or '(none)'}\n")
     table = Table(title="Claims of the final answer")
     for column in ("id", "verdict", "conf.", "claim", "evidence"):
         table.add_column(column)
     for entry in result.ledger.entries:
         best = entry.evidence[0] if entry.evidence else None
         style = _VERDICT_STYLE.get(entry.verdict, "white")
-        table.add_row(escape(entry.claim.id), f"[{style}]{entry.verdict}[/]", f"{entry.confidence:.2f}",
-                      escape(entry.claim.text), escape(f"{best.document}: \"{best.quote}\"") if best else "—")
+        table.add_row(shown(entry.claim.id), f"[{style}]{entry.verdict}[/]", f"{entry.confidence:.2f}",
+                      shown(entry.claim.text), shown(f"{best.document}: \"{best.quote}\"") if best else "—")
     console.print(table)
     for summary in record.revision_history:
         decision = "" if summary.should_revise is None else (" → revise" if summary.should_revise else " → stop")
         console.print(f"round {summary.round}: {summary.claim_count} claims, coverage {summary.evidence_coverage:.0%}"
-                      f", unsupported {summary.unsupported_rate:.0%}{decision} {escape(summary.reason)}")
+                      f", unsupported {summary.unsupported_rate:.0%}{decision} {shown(summary.reason)}")
     for flag in result.risk_flags:
-        console.print(f"[red]risk[/] {escape(flag.type)} ({flag.severity}): {escape(flag.description)}")
+        console.print(f"[red]risk[/] {shown(flag.type)} ({flag.severity}): {shown(flag.description)}")
     for warning in result.warnings:
-        console.print(f"[yellow]warning[/] {escape(warning.code)}: {escape(warning.message)}")
+        console.print(f"[yellow]warning[/] {shown(warning.code)}: {shown(warning.message)}")
 
 
 def _show_record(record: AuditRecord) -> None:
@@ -160,12 +158,15 @@ def _show_record(record: AuditRecord) -> None:
     ]
     for key, value in rows:
         if value:
-            console.print(f"[dim]{key:>10}[/] {escape(value)}", highlight=False)
+            console.print(f"[dim]{key:>10}[/] {shown(value)}", highlight=False)
 
 
 @audit_app.command()
 def verify(as_json: JsonOpt = False) -> None:
-    """Re-derive the audit hash chain and check every stored run against it; exit 1 naming the first bad row.
+    """Check the audit trail end to end; exit 1 naming the first row that does not hold.
+
+    Re-derives the hash chain, checks every row's HMAC and the checkpoint kept outside the database (so rows cut
+    from the end show too), then every stored run and ledger entry against its audit row. See docs/audit.md.
 
     Examples:
 
@@ -177,26 +178,50 @@ def verify(as_json: JsonOpt = False) -> None:
     if as_json:
         _print_json(report.model_dump(mode="json"))
     elif report.ok:
-        console.print(f"[green]audit chain intact[/]: {report.rows_checked} rows, {report.runs_checked} runs checked"
-                      f"{f', {report.purged_rows} purged rows linked' if report.purged_rows else ''}; "
+        purged = f", {report.purged_rows} purged rows linked" if report.purged_rows else ""
+        keyed = f"; {report.keyed_rows} rows sealed with the audit key, checkpoint at row {report.checkpoint_rows}" \
+            if report.anchored else ""
+        console.print(f"[green]audit chain intact[/]: {report.rows_checked} rows, {report.runs_checked} runs, "
+                      f"{report.ledger_entries_checked} ledger entries checked{purged}{keyed}; "
                       f"head {report.head_hash}", highlight=False)
+        for note in report.notes:
+            console.print(f"[yellow]note[/]: {shown(note)}", highlight=False)
     else:
         bad = report.first_bad
-        where = f"row {bad.id} (session {escape(bad.session_id)})" if bad and bad.id is not None else "chain head"
-        err_console.print(f"[bold red]audit chain broken[/] at {where}: {escape(bad.reason if bad else '')}",
+        if bad and bad.id is not None:
+            where = f"row {bad.id} (session {shown(bad.session_id)})"
+        elif bad and bad.session_id:
+            where = f"session {shown(bad.session_id)}"
+        else:
+            where = "chain head"
+        err_console.print(f"[bold red]audit chain broken[/] at {where}: {shown(bad.reason if bad else '')}",
                           highlight=False)
     raise typer.Exit(0 if report.ok else 1)
 
 
 @audit_app.command()
+def anchor() -> None:
+    """Start the checkpoint outside the database for a trail that has none (a key provisioned for an existing
+    trail, or a checkpoint lost). Rows written before it are then checked by their sha256 chain only.
+
+    Examples:
+
+      EVIDENCE_AUDIT__KEY_FILE=/etc/evidence/audit.key evidence audit anchor
+    """
+    checkpoint = _store().start_checkpoint()
+    console.print(f"checkpoint started at row {checkpoint.rows} (key id {checkpoint.key_id}); rows from "
+                  f"{checkpoint.keyed_from + 1} on must carry the key's HMAC", highlight=False)
+
+
+@audit_app.command()
 def purge(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would go; remove nothing.")] = False,
-    now: Annotated[str | None, typer.Option("--now", hidden=True, help="Measure retention from this time.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Remove runs older than their workspace's retention (90 days by default) and audit the purge.
 
     Retention per workspace: EVIDENCE_AUDIT__RETENTION_BY_WORKSPACE='{"legal": 365}'; 0 keeps forever.
+    Retention is measured from the current time: nothing inside the window can be purged.
     The purge is itself an audit row that keeps the removed rows' hashes, so `audit verify` still passes.
 
     Examples:
@@ -205,7 +230,7 @@ def purge(
 
       evidence audit purge --json
     """
-    report = _store().purge_expired(parse_when(now) if now else None, dry_run=dry_run)
+    report = _store().purge_expired(dry_run=dry_run)
     if as_json:
         _print_json(report.model_dump(mode="json"))
         return
@@ -213,7 +238,7 @@ def purge(
     console.print(f"{verb} {report.runs_deleted} runs ({report.ledger_entries_deleted} ledger entries, "
                   f"{report.audit_rows_deleted} audit rows)", highlight=False)
     for workspace, cutoff in report.cutoffs.items():
-        console.print(f"  {escape(workspace)}: runs started before {cutoff:%Y-%m-%d %H:%M} UTC", highlight=False)
+        console.print(f"  {shown(workspace)}: runs started before {cutoff:%Y-%m-%d %H:%M} UTC", highlight=False)
     if report.audit:
         console.print(f"recorded as audit row {report.audit.id} ({report.audit.session_id})", highlight=False)
 
@@ -252,59 +277,19 @@ def stats(
                           ("claim flags", metrics.claim_flags), ("warnings", metrics.warnings),
                           ("errors", metrics.errors)):
         if counts:
-            console.print(f"{title}: " + ", ".join(f"{escape(k)} {v}" for k, v in counts.items()), highlight=False)
+            console.print(f"{title}: " + ", ".join(f"{shown(k)} {v}" for k, v in counts.items()), highlight=False)
     for title, groups in (("workspace", metrics.by_workspace), (period, metrics.by_period)):
         table = Table(title=f"by {title}")
         for column in (title, "runs", "passed", "pass rate", "failed", "avg coverage"):
             table.add_column(column)
         for key, g in groups.items():
             avg = f"{g.avg_coverage:.0%}" if g.avg_coverage is not None else "—"
-            table.add_row(escape(key), str(g.total), str(g.passed), f"{g.pass_rate:.0%}", str(g.failed_runs), avg)
+            table.add_row(shown(key), str(g.total), str(g.passed), f"{g.pass_rate:.0%}", str(g.failed_runs), avg)
         if groups:
             console.print(table)
-
-
-def export(
-    session: Annotated[str, typer.Argument(help="Session id (see: evidence audit list).", show_default=False)],
-    fmt: Annotated[str, typer.Option("--format", "-f", help="json, csv or html.")] = "json",
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="File to write; '-' for stdout. "
-                                             "Default: evidence-SESSION.FORMAT")] = None,
-) -> None:
-    """Export a stored run for compliance: JSON (schema-checked), CSV (a row per claim per round) or HTML.
-
-    Each export carries the sha256 of its content and the run's audit chain hash: embedded fields in JSON,
-    a last '# sha256=... audit_chain_hash=...' line in CSV, the footer in HTML.
-
-    Examples:
-
-      evidence export 3f9c2a71b0d4 --format html --out report.html
-
-      evidence export 3f9c2a71b0d4 --format csv --out claims.csv
-    """
-    from ledger.exports.json_csv import FORMATS, export_run
-
-    if fmt not in FORMATS:
-        raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
-    store = _store()
-    record = store.get_audit(session)
-    exported = export_run(store.get_run(session), record, fmt)
-    if out is not None and str(out) == "-":
-        sys.stdout.buffer.write(exported.data)
-        sys.stdout.flush()
-        return
-    target = out or Path(f"evidence-{session}.{fmt}")
-    try:
-        target.write_bytes(exported.data)
-    except OSError as exc:
-        err_console.print(f"[bold red]error:[/] cannot write {escape(str(target))}: {escape(exc.strerror or str(exc))}")
-        raise typer.Exit(2) from None
-    console.print(f"wrote {escape(str(target))} ({fmt}, {len(exported.data):,} bytes)\n"
-                  f"  sha256 of file     {exported.sha256}\n"
-                  f"  content sha256     {exported.content_sha256}\n"
-                  f"  audit chain hash   {exported.audit_chain_hash}", highlight=False)
 
 
 def register(app: typer.Typer) -> None:
     """Add `audit` and `export` to the app."""
     app.add_typer(audit_app, name="audit")
-    app.command()(export)
+    export_commands.register(app)

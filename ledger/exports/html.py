@@ -2,12 +2,17 @@
 
 The page is `templates/report.html.j2`, rendered by Jinja2 with autoescape on, so markup in a source or in a
 model's text renders as text. This module only turns a run into plain view models for the template.
+
+Every page carries its own hash (`<meta name="evidence-page-sha256">`, shown again in the footer): the sha256 of
+the page's UTF-8 bytes with every occurrence of that hash replaced by 64 zeros. A recipient checks it with
+`evidence export verify FILE`, or by hand with sed and sha256sum.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
@@ -15,6 +20,9 @@ from ledger.audit.types import AuditRecord, iso_utc
 from ledger.core.types import EvidenceLedger, LedgerEntry, RevisionAttempt, RiskFlag, RunResult, RunWarning
 
 _CITE = re.compile(r"\[cite:([0-9A-Za-z]{4,64})\]")
+_PAGE_HASH = re.compile(rb'<meta name="evidence-page-sha256" content="([0-9a-f]{64})">')
+BLANK_HASH = "0" * 64
+"""What the page hash reads as while the page is hashed."""
 VERDICT_LABELS = {"supported": "Supported", "weak": "Weak", "contradicted": "Contradicted", "not_found": "Not found"}
 
 _ENV = Environment(
@@ -130,12 +138,27 @@ class ReportView:
     row_hash: str
     prev_hash: str
     audit_row: str
+    session_id: str = ""
+    page_sha256: str = BLANK_HASH
 
 
 def render_report(result: RunResult, record: AuditRecord, *, content_sha256: str, schema_version: str) -> str:
-    """The whole report as one HTML page."""
+    """The whole report as one HTML page, carrying its own hash (see `page_sha256`)."""
     view = report_view(result, record, content_sha256=content_sha256, schema_version=schema_version)
-    return _ENV.get_template("report.html.j2").render(r=view)
+    template = _ENV.get_template("report.html.j2")
+    blank = template.render(r=view)
+    return template.render(r=replace(view, page_sha256=page_sha256(blank.encode("utf-8"), BLANK_HASH)))
+
+
+def page_sha256(page: bytes, claimed: str) -> str:
+    """The hash an HTML report must carry: sha256 of its bytes with every occurrence of `claimed` set to 64 zeros."""
+    return hashlib.sha256(page.replace(claimed.encode("ascii"), BLANK_HASH.encode("ascii"))).hexdigest()
+
+
+def claimed_page_sha256(page: bytes) -> str | None:
+    """The page hash an HTML report says it has (None when it carries none)."""
+    found = _PAGE_HASH.search(page)
+    return found.group(1).decode("ascii") if found else None
 
 
 def report_view(result: RunResult, record: AuditRecord, *, content_sha256: str, schema_version: str) -> ReportView:
@@ -161,6 +184,7 @@ def report_view(result: RunResult, record: AuditRecord, *, content_sha256: str, 
         row_hash=record.row_hash,
         prev_hash=record.prev_hash,
         audit_row=str(record.id),
+        session_id=result.session_id,
     )
 
 

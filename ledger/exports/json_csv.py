@@ -1,10 +1,12 @@
 """Compliance exports of one stored run: JSON (schema-checked), CSV (one row per claim per round) and HTML.
 
-Every export carries two hashes a recipient can check:
+Every export carries its own content hash, which `evidence export verify FILE` recomputes:
 - JSON: `content_sha256` = sha256 of the canonical JSON (ledger.audit.chain) of the document without that key;
 - CSV: a last line `# sha256=<hex> audit_chain_hash=<hex>`, the sha256 being of every byte before that line;
-- HTML: the footer names the run record's `content_sha256` (the same value as in the JSON export).
-`audit_chain_hash` is the run's audit row hash: `evidence audit verify` proves that row is still in the chain.
+- HTML: `<meta name="evidence-page-sha256">` = sha256 of the page with every occurrence of that hash set to 64
+  zeros (ledger.exports.html); the footer also names the JSON export's `content_sha256`.
+`audit_chain_hash` is the run's audit row hash: with the database at hand, `evidence export verify` finds that row,
+checks the chain, and compares the export with the run the database holds.
 """
 
 from __future__ import annotations
@@ -57,10 +59,11 @@ def export_run(result: RunResult, record: AuditRecord, fmt: str) -> ExportedRun:
     elif fmt == "csv":
         data, content = _csv_export(result, record)
     elif fmt == "html":
-        from ledger.exports.html import render_report
+        from ledger.exports.html import claimed_page_sha256, render_report
 
-        content = record_sha256(result, record)
-        data = render_report(result, record, content_sha256=content, schema_version=SCHEMA_VERSION).encode("utf-8")
+        data = render_report(result, record, content_sha256=record_sha256(result, record),
+                             schema_version=SCHEMA_VERSION).encode("utf-8")
+        content = claimed_page_sha256(data) or ""
     else:
         raise ValueError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
     return ExportedRun(fmt=fmt, data=data, sha256=audit.sha256_hex(data), content_sha256=content,  # type: ignore[arg-type]
@@ -95,9 +98,17 @@ def check_json_export(document: dict[str, Any]) -> bool:
 
 def check_csv_export(data: bytes) -> bool:
     """True when a CSV export's trailing sha256 matches the bytes before it."""
+    claimed, body = csv_trailer(data)
+    return claimed.get("sha256") == audit.sha256_hex(body)
+
+
+def csv_trailer(data: bytes) -> tuple[dict[str, str], bytes]:
+    """The fields of a CSV export's last line (`# sha256=... audit_chain_hash=...`) and the bytes before it."""
     body, _, last = data.rstrip(b"\n").rpartition(b"\n")
-    fields = dict(part.split("=", 1) for part in last.decode("utf-8").lstrip("# ").split() if "=" in part)
-    return fields.get("sha256") == audit.sha256_hex(body + b"\n")
+    text = last.decode("utf-8", errors="replace")
+    if not text.startswith("# "):
+        return {}, data
+    return dict(part.split("=", 1) for part in text[2:].split() if "=" in part), body + b"\n"
 
 
 def _json_export(result: RunResult, record: AuditRecord) -> tuple[bytes, str]:

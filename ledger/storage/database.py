@@ -266,3 +266,11 @@ def m003_calibrations(conn: Connection) -> None:
             """
         )
     )
+
+
+@migration(4, "audit_row_macs")
+def m004_audit_row_macs(conn: Connection) -> None:
+    # The keyed chain (docs/audit.md): each audit row's HMAC and the id of the key that made it. Rows written
+    # before this migration keep NULL here and are verified by their sha256 chain alone.
+    conn.execute(text("ALTER TABLE audit_log ADD COLUMN row_mac VARCHAR(64)"))
+    conn.execute(text("ALTER TABLE audit_log ADD COLUMN key_id VARCHAR(16)"))

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
+import time as clock
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
@@ -12,14 +15,19 @@ from sqlalchemy import Engine, delete, func, text, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import Session, col, select
 
+from ledger.audit import anchor
 from ledger.audit import chain as audit
-from ledger.audit.types import AuditRecord, ChainReport, PurgedRow, PurgeReport, as_utc
+from ledger.audit.anchor_files import AnchorFiles, CheckpointUnreadable
+from ledger.audit.types import AuditRecord, BadRow, ChainReport, Checkpoint, PurgedRow, PurgeReport, as_utc
 from ledger.core.errors import NotFoundError, StoreError
 from ledger.core.settings import Settings
 from ledger.core.types import Mode, RunResult, TokenUsage
 from ledger.storage.tables import AuditHeadRow, AuditRow, LedgerEntryRow, RunRow
 
 MAX_ERROR_CHARS = 4000
+PAUSE_ENV = "_EVIDENCE_TEST_PAUSE_WRITE"
+"""Test hook: name a write stage (run, entries, audit, committed) and the writing process stops there for a minute,
+so a test can SIGKILL it mid-write. Never set in normal use."""
 
 
 class RunStore:
@@ -28,6 +36,7 @@ class RunStore:
     def __init__(self, engine: Engine, settings: Settings) -> None:
         self.engine = engine
         self.settings = settings
+        self.anchor = AnchorFiles.from_settings(settings)
 
     # -- writes -------------------------------------------------------------------------------------
 
@@ -38,18 +47,27 @@ class RunStore:
         started = as_utc(started_at) if started_at else now - timedelta(milliseconds=result.duration_ms)
         if status not in ("ok", "failed"):
             raise StoreError(f"unknown run status {status!r} (expected 'ok' or 'failed')")
-        error = error[:MAX_ERROR_CHARS] if error else None
+        error = self._without_secrets(error[:MAX_ERROR_CHARS]) if error else None
         record = audit.run_record(
             result, user=user or self.settings.user, started_at=started, recorded_at=now,
             status="ok" if status == "ok" else "failed", error=error,
         )
+        key = self._audit_key()
+        # One transaction: a kill at any point leaves the run, its entries and its audit row all, or none of them.
         with self._transaction("store the run") as session:
             session.add(_run_row(result, record))
             session.flush()  # the run row before its entries: they reference it
+            _pause("run")
             for round_no, ledger in audit.ledger_rounds(result):
                 for position, entry in enumerate(ledger.entries):
                     session.add(_entry_row(result.session_id, round_no, position, entry))
-            return self._append(session, record)
+            session.flush()
+            _pause("entries")
+            sealed, position = self._append(session, record, key)
+            _pause("audit")
+        _pause("committed")
+        self.anchor.advance(key, rows=position, last_id=sealed.id or 0, last_hash=sealed.row_hash)
+        return sealed
 
     def save_failed_run(self, session_id: str, question: str, mode: Mode, workspace: str, error: BaseException | str,
                         *, user: str | None = None, started_at: datetime | None = None, backend: str | None = None,
@@ -71,8 +89,11 @@ class RunStore:
         A retention of 0 days or less keeps a workspace's runs forever. The removed rows' hashes are kept
         in the purge row, so `verify` still links the chain through the gap.
         """
-        moment = as_utc(now) if now else datetime.now(UTC)
+        real_now = datetime.now(UTC)
+        # Retention is measured from the real time, never later: no option can purge a run inside its window.
+        moment = min(as_utc(now), real_now) if now else real_now
         report = PurgeReport(now=moment, dry_run=dry_run)
+        key = None if dry_run else self._audit_key()
         with self._transaction("purge expired runs") as session:
             if not dry_run:
                 self._lock_head(session)
@@ -87,11 +108,13 @@ class RunStore:
                 cutoff = moment - timedelta(days=days)
                 report.cutoffs[workspace] = cutoff
                 removed += self._purge_workspace(session, workspace, cutoff, report, dry_run)
-            if dry_run:
+            if dry_run or key is None:
                 session.rollback()
                 return report
-            report.audit = self._append(session, _purge_record(report, removed, user or self.settings.user))
-            return report
+            report.audit, position = self._append(session, _purge_record(report, removed, user or self.settings.user),
+                                                  key)
+        self.anchor.advance(key, rows=position, last_id=report.audit.id or 0, last_hash=report.audit.row_hash)
+        return report
 
     # -- reads --------------------------------------------------------------------------------------
 
@@ -128,22 +151,100 @@ class RunStore:
             return [audit.record_from_row(row.model_dump()) for row in session.exec(query).all()]
 
     def verify(self) -> ChainReport:
-        """Re-derive the audit chain, then check every stored run against its audit row's result_sha256."""
+        """Re-derive the chain, check it against the key and checkpoint outside the database, then every stored run
+        and ledger entry against the audit rows; the report names the first row that does not hold."""
+        key, checkpoint, unreadable = self.anchor.read_key(), None, None
+        try:
+            checkpoint = self.anchor.read_checkpoint()  # before the rows: it only ever moves on after a commit
+        except CheckpointUnreadable as exc:
+            unreadable = str(exc)
         with Session(self.engine) as session:
             # Raw values as stored: the check must see exactly what an editor of the database left there.
-            rows = [dict(r._mapping) for r in session.connection().execute(text("SELECT * FROM audit_log"))]
+            conn = session.connection()
+            rows = [dict(r._mapping) for r in conn.execute(text("SELECT * FROM audit_log"))]
             head = session.get(AuditHeadRow, 1)
-            runs = {r.session_id: r.result_json for r in session.exec(select(RunRow)).all()}
+            runs = {r["session_id"]: r for r in (dict(x._mapping) for x in conn.execute(text("SELECT * FROM runs")))}
+            entries = [dict(r._mapping) for r in conn.execute(text("SELECT * FROM ledger_entries ORDER BY id"))]
         report = audit.verify_chain(rows, head_hash=head.last_hash if head else None)
         if not report.ok:
             return report
-        records = [audit.record_from_row(r) for r in rows if r["event"] == "run"]
-        bad = audit.verify_runs([(r, runs.get(r.session_id)) for r in sorted(records, key=lambda r: r.id or 0)])
-        report.runs_checked = len(records)
+        records = sorted((audit.record_from_row(r) for r in rows), key=lambda r: r.id or 0)
+        macs = {int(r["id"]): (r.get("row_mac"), r.get("key_id")) for r in rows}
+        verdict = anchor.check_anchor(audit.chain_items(records), macs, key, checkpoint, unreadable,
+                                      key_path=str(self.anchor.key_path),
+                                      checkpoint_path=str(self.anchor.checkpoint_path))
+        report.keyed_rows, report.anchored, report.notes = verdict.keyed_rows, verdict.anchored, verdict.notes
+        report.checkpoint_rows = checkpoint.rows if checkpoint else None
+        bad = verdict.bad or self._check_runs(records, runs, entries, report)
         if bad is not None:
             report.ok = False
             report.first_bad = bad
         return report
+
+    def _check_runs(self, records: list[AuditRecord], runs: dict[str, dict[str, Any]],
+                    entries: list[dict[str, Any]], report: ChainReport) -> BadRow | None:
+        """The first stored run or ledger entry that its audit row does not vouch for (None when all hold)."""
+        run_records = [r for r in records if r.event == "run"]
+        bad = audit.verify_runs([(r, runs[r.session_id]["result_json"] if r.session_id in runs else None)
+                                 for r in run_records])
+        report.runs_checked = len(run_records)
+        if bad is not None:
+            return bad
+        by_session: dict[str, list[dict[str, Any]]] = {}
+        for entry in entries:
+            by_session.setdefault(str(entry["session_id"]), []).append(entry)
+        for record in run_records:
+            stored = runs[record.session_id]
+            result = RunResult.model_validate_json(stored["result_json"])
+            written = audit.run_record(result, user=record.user_id, started_at=record.timestamp,
+                                       recorded_at=record.recorded_at, status=record.status, error=record.error)
+            column = _first_difference(stored, _run_row(result, written).model_dump(exclude={"result_json"}))
+            if column is not None:
+                return _bad(record, f"its run's {column} column no longer matches the run it stored (run edited)")
+            expected = [_entry_row(result.session_id, rnd, pos, entry).model_dump(exclude={"id"})
+                        for rnd, ledger in audit.ledger_rounds(result) for pos, entry in enumerate(ledger.entries)]
+            problem = _entries_problem(by_session.pop(record.session_id, []), expected)
+            report.ledger_entries_checked += len(expected)
+            if problem is not None:
+                return _bad(record, problem)
+        audited = {r.session_id for r in run_records}
+        for session_id in sorted(set(runs) - audited):
+            return BadRow(id=None, session_id=session_id, reason="this stored run has no audit row (inserted)")
+        for session_id, rows in by_session.items():
+            return BadRow(id=None, session_id=session_id,
+                          reason=f"ledger_entries row {rows[0]['id']} belongs to no audited run (inserted)")
+        return None
+
+    def start_checkpoint(self) -> Checkpoint:
+        """Start the checkpoint of a trail that has none (a provisioned key, or a lost checkpoint): rows from the
+        current end on must carry the key's HMAC. Refuses when a sound checkpoint exists or the chain is broken."""
+        with self.anchor.locked():
+            try:
+                existing = self.anchor.read_checkpoint()
+            except CheckpointUnreadable:
+                existing = None  # an explicit act replaces a damaged one; verify has already reported it
+            key = self.anchor.read_key()
+            if existing is not None and key is not None and anchor.checkpoint_holds(key, existing):
+                raise StoreError(f"the trail already has a checkpoint ({self.anchor.checkpoint_path}, row "
+                                 f"{existing.rows}): nothing to do")
+            with Session(self.engine) as session:
+                rows = [dict(r._mapping) for r in session.connection().execute(text("SELECT * FROM audit_log"))]
+            report = audit.verify_chain(rows)
+            if not report.ok:
+                bad = report.first_bad
+                raise StoreError(f"the audit chain is broken ({bad.reason if bad else ''}): fix that first")
+            length, last_id, last_hash = self._head()
+            if key is None:
+                if any(r.get("row_mac") for r in rows):
+                    raise StoreError(f"the trail is sealed with a key, but there is no key at {self.anchor.key_path}")
+                self.anchor.create(rows=length, last_id=last_id, last_hash=last_hash)
+                checkpoint = self.anchor.read_checkpoint()
+                assert checkpoint is not None
+                return checkpoint
+            checkpoint = anchor.seal_checkpoint(key, rows=length, last_id=last_id, last_hash=last_hash,
+                                                keyed_from=length, written_at=datetime.now(UTC))
+            self.anchor.write_checkpoint(checkpoint)
+            return checkpoint
 
     # -- internals ----------------------------------------------------------------------------------
 
@@ -158,17 +259,74 @@ class RunStore:
         session.refresh(head)
         return head
 
-    def _append(self, session: Session, record: AuditRecord) -> AuditRecord:
+    def _append(self, session: Session, record: AuditRecord, key: bytes) -> tuple[AuditRecord, int]:
+        """Chain and seal the record onto the head; returns it with its id, and the chain's new length."""
         head = self._lock_head(session)
         sealed = audit.seal(record, head.last_hash)
         row = _audit_row(sealed)
+        row.row_mac = anchor.row_mac(key, sealed.row_hash)
+        row.key_id = anchor.key_id(key)
         session.add(row)
         session.flush()
         head.last_id = row.id or 0
         head.last_hash = sealed.row_hash
         head.rows_written += 1
         session.add(head)
-        return sealed.model_copy(update={"id": row.id})
+        return sealed.model_copy(update={"id": row.id}), head.rows_written
+
+    def _head(self) -> tuple[int, int, str]:
+        with Session(self.engine) as session:
+            head = session.get(AuditHeadRow, 1)
+            return (head.rows_written, head.last_id, head.last_hash) if head else (0, 0, audit.GENESIS_HASH)
+
+    def _audit_key(self) -> bytes:
+        """The audit key, made with its first checkpoint on first use; refuses when the anchor was tampered with."""
+        key, checkpoint = self.anchor.read_key(), self._checkpoint_or_refuse()
+        if key is not None and checkpoint is not None:
+            return self._checked(key, checkpoint)
+        with self.anchor.locked():  # one process creates the key; the others wait and read it
+            key, checkpoint = self.anchor.read_key(), self._checkpoint_or_refuse()
+            if key is not None and checkpoint is not None:
+                return self._checked(key, checkpoint)
+            rows, last_id, last_hash = self._head()
+            if key is None and checkpoint is None:
+                if self._keyed_rows_exist():
+                    raise StoreError(f"the audit trail is sealed with a key, but there is no key at "
+                                     f"{self.anchor.key_path}: restore it, or set EVIDENCE_AUDIT__KEY_FILE to it")
+                return self.anchor.create(rows=rows, last_id=last_id, last_hash=last_hash)
+            if key is None:
+                raise StoreError(f"the audit checkpoint {self.anchor.checkpoint_path} exists but the audit key "
+                                 f"{self.anchor.key_path} is missing: restore the key")
+            if rows > 0:
+                raise StoreError(f"the audit checkpoint {self.anchor.checkpoint_path} is missing, so rows cut from the "
+                                 "end of the trail could go unnoticed: run `evidence audit verify`, then "
+                                 "`evidence audit anchor` to start a new checkpoint")
+            self.anchor.write_checkpoint(anchor.seal_checkpoint(key, rows=0, last_id=0, last_hash=last_hash,
+                                                                keyed_from=0, written_at=datetime.now(UTC)))
+            return key
+
+    def _checked(self, key: bytes, checkpoint: Checkpoint) -> bytes:
+        if not anchor.checkpoint_holds(key, checkpoint):
+            raise StoreError(f"the audit checkpoint {self.anchor.checkpoint_path} does not match the audit key "
+                             f"{self.anchor.key_path} (edited, or made with another key): run `evidence audit verify`")
+        return key
+
+    def _checkpoint_or_refuse(self) -> Checkpoint | None:
+        try:
+            return self.anchor.read_checkpoint()
+        except CheckpointUnreadable as exc:
+            raise StoreError(f"{exc}: run `evidence audit verify`") from exc
+
+    def _keyed_rows_exist(self) -> bool:
+        with Session(self.engine) as session:
+            return session.exec(select(func.count()).select_from(AuditRow)
+                                .where(col(AuditRow.row_mac).is_not(None))).one() > 0
+
+    def _without_secrets(self, text_: str) -> str:
+        """The text with the Claude API key masked: an error message may quote a request's headers."""
+        secret = self.settings.anthropic.api_key
+        value = secret.get_secret_value() if secret is not None else os.environ.get("ANTHROPIC_API_KEY", "")
+        return text_.replace(value, "***") if len(value) >= 8 else text_
 
     def _purge_workspace(self, session: Session, workspace: str, cutoff: datetime, report: PurgeReport,
                          dry_run: bool) -> list[PurgedRow]:
@@ -179,7 +337,8 @@ class RunStore:
             select(AuditRow).where(AuditRow.event == "run", AuditRow.workspace_id == workspace,
                                    AuditRow.timestamp < cutoff).order_by(col(AuditRow.id))
         ).all()
-        removed = [PurgedRow(id=r.id or 0, session_id=r.session_id, prev_hash=r.prev_hash, row_hash=r.row_hash)
+        removed = [PurgedRow(id=r.id or 0, session_id=r.session_id, prev_hash=r.prev_hash, row_hash=r.row_hash,
+                             timestamp=as_utc(r.timestamp), workspace_id=r.workspace_id)
                    for r in audit_rows]
         entries = session.exec(
             select(func.count()).select_from(LedgerEntryRow).where(col(LedgerEntryRow.session_id).in_(sessions))
@@ -227,6 +386,59 @@ def _store_error(what: str, exc: SQLAlchemyError) -> StoreError:
     if isinstance(exc, IntegrityError):
         return StoreError(f"cannot {what}: the database refused it (is the session already stored?): {exc.orig}")
     return StoreError(f"cannot {what}: {exc.__class__.__name__}: {exc}")
+
+
+def _bad(record: AuditRecord, reason: str) -> BadRow:
+    return BadRow(id=record.id, session_id=record.session_id, reason=reason)
+
+
+def _same(stored: Any, expected: Any) -> bool:
+    """A raw database value equals the value the row was written with (times as instants, JSON as text)."""
+    if isinstance(expected, datetime):
+        if isinstance(stored, str):
+            try:
+                stored = datetime.fromisoformat(stored.replace("Z", "+00:00"))
+            except ValueError:
+                return False
+        return isinstance(stored, datetime) and as_utc(stored) == as_utc(expected)
+    if isinstance(expected, float) and isinstance(stored, int | float) and not isinstance(stored, bool):
+        return float(stored) == expected
+    return type(stored) is type(expected) and stored == expected
+
+
+def _first_difference(stored: Mapping[str, Any], expected: Mapping[str, Any]) -> str | None:
+    """The first column whose stored value is not the expected one."""
+    for name, value in expected.items():
+        if not _same(stored.get(name), value):
+            return name
+    return None
+
+
+def _entries_problem(stored: list[dict[str, Any]], expected: list[dict[str, Any]]) -> str | None:
+    """What is wrong with a run's ledger_entries rows, compared with the ledger its stored run holds."""
+    place = {(e["round"], e["position"]): e for e in expected}
+    seen = {(row.get("round"), row.get("position")): row for row in stored}
+    for key, want in place.items():
+        row = seen.get(key)
+        if row is None:
+            return f"claim {want['claim_id']} of round {key[0]} has no ledger_entries row (deleted)"
+        column = _first_difference(row, want)
+        if column is not None:
+            return (f"ledger_entries row {row['id']} (round {key[0]}, claim {want['claim_id']}): its {column} "
+                    "no longer matches the stored run (edited)")
+    for key, row in seen.items():
+        if key not in place:
+            return f"ledger_entries row {row['id']} is not in the stored run (inserted)"
+    order = [(row["round"], row["position"]) for row in stored]
+    if order != sorted(order):
+        return "its ledger_entries rows are out of the order they were written in (reordered)"
+    return None
+
+
+def _pause(stage: str) -> None:
+    if os.environ.get(PAUSE_ENV) == stage:
+        print(f"paused at {stage}", file=sys.stderr, flush=True)
+        clock.sleep(60)
 
 
 def _chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:

@@ -107,6 +107,8 @@ class AuditRow(SQLModel, table=True):
     details: str
     prev_hash: str
     row_hash: str
+    row_mac: str | None = None  # HMAC-SHA256 of row_hash with the audit key (ledger.audit.anchor); NULL before it
+    key_id: str | None = None  # public id of that key
 
 
 class AuditHeadRow(SQLModel, table=True):

@@ -124,10 +124,18 @@ def test_purge_removes_expired_runs_and_the_chain_still_verifies(app: typer.Type
     assert run(app, "audit", "verify").exit_code == 0
     listed = json.loads(run(app, "audit", "list", "--purges", "--json").stdout)
     assert [r["event"] for r in listed] == ["purge", "run", "run"]
-    future = json.loads(run(app, "audit", "purge", "--now", (NOW + timedelta(days=365)).isoformat(), "--json").stdout)
-    assert sorted(future["sessions"]) == ["fail1", "flaw1"]
     verified = run(app, "audit", "verify", "--json")
-    assert verified.exit_code == 0 and json.loads(verified.stdout)["purged_rows"] == 3
+    assert verified.exit_code == 0 and json.loads(verified.stdout)["purged_rows"] == 1
+
+
+def test_no_option_purges_inside_retention(app: typer.Typer, store: RunStore) -> None:
+    """The old hidden `--now 2030-01-01` removed every run; retention is now measured from the real time only."""
+    assert run(app, "audit", "purge", "--now", "2030-01-01").exit_code == 2  # no such option
+    again = json.loads(run(app, "audit", "purge", "--json").stdout)
+    assert again["sessions"] == ["old1"]  # only the run older than 90 days
+    listed = {r["session_id"] for r in json.loads(run(app, "audit", "list", "--json").stdout)}
+    assert listed == {"flaw1", "fail1"}
+    assert run(app, "audit", "verify").exit_code == 0
 
 
 def test_stats(app: typer.Typer, store: RunStore) -> None:
