@@ -4,10 +4,17 @@ Write order makes an interrupted run harmless: a document's new chunks go into C
 deterministic, so a re-run upserts rather than duplicates), then its registry row is replaced in one
 transaction, then its stale chunks are deleted. Every run ends with a sweep that deletes vectors no
 registry row references, so after any run the registry and Chroma agree, even after a SIGKILL.
+
+Writers of one workspace take turns: a run holds the workspace's lock (ledger.core.locks) from reading the
+registry to the end of its sweep, so a sweep can never delete the vectors of another ingest still in flight
+(written, not yet registered), and the second ingest waits, saying so. A registered document whose vectors are
+missing from Chroma (a lost `chroma/`, an old collection name, an earlier race) counts as changed: the run
+writes them again and reports it as rebuilt.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from collections.abc import Iterable
@@ -24,9 +31,12 @@ from ingest.tables import render_tables
 from ingest.types import FailedFile, IngestReport, LoadedDocument
 from ingest.vectorstore import VectorStore
 from ledger.core.errors import LoaderError
+from ledger.core.locks import WaitNotice, workspace_lock
 from ledger.core.settings import Settings
 from ledger.core.types import Chunk, DocumentInfo
 from ledger.storage.documents import Registry
+
+log = logging.getLogger(__name__)
 
 
 class IngestProgress(Protocol):
@@ -42,7 +52,8 @@ class IngestProgress(Protocol):
 class _Pending:
     """Documents read and chunked, waiting for one shared embedding call."""
 
-    items: list[tuple[LoadedDocument, str, list[Chunk], bool]] = field(default_factory=list)
+    # (document, id, chunks, "added" | "updated" | "rebuilt")
+    items: list[tuple[LoadedDocument, str, list[Chunk], str]] = field(default_factory=list)
 
     @property
     def chunk_count(self) -> int:
@@ -102,37 +113,72 @@ class Ingestor:
         self.embedder = embedder
         self.store = store
         self.registry = registry
+        self.lock = workspace_lock(settings.home, workspace)
 
-    def run(self, paths: list[Path], prune: bool = False, progress: IngestProgress | None = None) -> IngestReport:
-        """Ingest `paths` (files and folders); one bad file never stops the batch."""
+    def run(
+        self,
+        paths: list[Path],
+        prune: bool = False,
+        progress: IngestProgress | None = None,
+        on_wait: WaitNotice | None = None,
+    ) -> IngestReport:
+        """Ingest `paths` (files and folders); one bad file never stops the batch. If another ingest of the
+        workspace is running, waits for it (telling `on_wait` why, once)."""
         started = time.perf_counter()
         report = IngestReport()
         files, report.failed = discover(paths, self.settings.ingest.extensions)
         if progress:
             progress.files_found(len(files))
-        known = self.registry.by_id()
-        pending = _Pending()
-        for path in files:
-            self._read(path, known, pending, report)
-            if progress:
-                progress.file_read(path)
-            if pending.chunk_count >= self.settings.ingest.embed_buffer:
-                self._flush(pending, known, report, progress)
-        self._flush(pending, known, report, progress)
-        if prune:
-            report.documents_pruned = self._prune(known)
-        self.sweep()
+        with self.lock.hold(on_wait or _log_wait):
+            known = self.registry.by_id()
+            intact = self._intact(known)
+            pending = _Pending()
+            for path in files:
+                self._read(path, known, intact, pending, report)
+                if progress:
+                    progress.file_read(path)
+                if pending.chunk_count >= self.settings.ingest.embed_buffer:
+                    self._flush(pending, known, report, progress)
+            self._flush(pending, known, report, progress)
+            if prune:
+                report.documents_pruned = self._prune(known)
+            self.sweep()
         report.seconds = round(time.perf_counter() - started, 3)
         return report
 
-    def _read(self, path: Path, known: dict[str, DocumentInfo], pending: _Pending, report: IngestReport) -> None:
+    def missing_vectors(self, known: dict[str, DocumentInfo] | None = None) -> dict[str, list[str]]:
+        """Vector ids each registered document lists but Chroma lacks, by document id (complete ones left out)."""
+        known = self.registry.by_id() if known is None else known
+        present = self.store.ids()
+        missing = {doc_id: [vector_id(doc_id, h) for h in doc.chunk_hashes] for doc_id, doc in known.items()}
+        missing = {doc_id: [i for i in ids if i not in present] for doc_id, ids in missing.items()}
+        return {doc_id: ids for doc_id, ids in missing.items() if ids}
+
+    def _intact(self, known: dict[str, DocumentInfo]) -> set[str]:
+        """Documents whose every vector is in Chroma, after copying what the old-naming collection still has."""
+        missing = self.missing_vectors(known)
+        if missing and self.store.adopt_legacy({i for ids in missing.values() for i in ids}):
+            missing = self.missing_vectors(known)
+        return set(known) - set(missing)
+
+    def _read(
+        self,
+        path: Path,
+        known: dict[str, DocumentInfo],
+        intact: set[str],
+        pending: _Pending,
+        report: IngestReport,
+    ) -> None:
         doc_id = document_id(self.workspace, str(path))
         previous = known.get(doc_id)
+        kind = "updated" if previous else "added"
         try:
             data, mtime = read_file(path, int(self.settings.ingest.max_file_mb * 2**20))
             if previous and previous.sha256 == bytes_digest(data):
-                report.documents_unchanged += 1
-                return
+                if doc_id in intact:
+                    report.documents_unchanged += 1
+                    return
+                kind = "rebuilt"  # same bytes, vectors lost: embed again
             doc = parse_file(path, data, mtime)
             text, rows = render_tables(doc.text)  # tables are parsed here, once: rows become sentences
             doc = doc.model_copy(update={"text": text, "table_rows": rows})
@@ -151,7 +197,7 @@ class Ingestor:
         except OSError as exc:
             report.failed.append(FailedFile(path=str(path), error=exc.strerror or str(exc)))
             return
-        pending.items.append((doc, doc_id, chunks, previous is not None))
+        pending.items.append((doc, doc_id, chunks, kind))
 
     def _flush(
         self, pending: _Pending, known: dict[str, DocumentInfo], report: IngestReport, progress: IngestProgress | None
@@ -163,15 +209,18 @@ class Ingestor:
             progress.chunks_queued(len(texts))
         vectors = self.embedder.encode(texts)
         offset = 0
-        for doc, doc_id, chunks, is_update in pending.items:
+        for doc, doc_id, chunks, kind in pending.items:
             own = vectors[offset : offset + len(chunks)]
             offset += len(chunks)
             self.store.upsert(chunks, own)  # 1. new vectors in (idempotent ids)
             self.registry.upsert(_info(doc_id, self.workspace, doc, chunks))  # 2. registry switches over
-            if is_update:  # 3. the old version's leftovers go
+            if doc_id in known:  # 3. the old version's leftovers go
                 new_ids = {vector_id(doc_id, c.hash) for c in chunks}
                 stale = [vector_id(doc_id, h) for h in known[doc_id].chunk_hashes]
                 self.store.delete([i for i in stale if i not in new_ids])
+            if kind == "rebuilt":
+                report.documents_rebuilt += 1
+            elif kind == "updated":
                 report.documents_updated += 1
             else:
                 report.documents_added += 1
@@ -185,12 +234,21 @@ class Ingestor:
         self.registry.delete([doc.id for doc in gone])  # registry first; the sweep removes the vectors
         return len(gone)
 
-    def sweep(self) -> int:
-        """Delete vectors that no registry row references; returns how many went."""
+    def orphans(self) -> list[str]:
+        """Vector ids in Chroma that no registry row references (hold the lock, or an ingest may be in flight)."""
         referenced = {vector_id(doc.id, h) for doc in self.registry.all() for h in doc.chunk_hashes}
-        orphans = sorted(self.store.ids() - referenced)
-        self.store.delete(orphans)
-        return len(orphans)
+        return sorted(self.store.ids() - referenced)
+
+    def sweep(self, on_wait: WaitNotice | None = None) -> int:
+        """Delete vectors that no registry row references; returns how many went. Waits for a running ingest."""
+        with self.lock.hold(on_wait or _log_wait):
+            orphans = self.orphans()
+            self.store.delete(orphans)
+            return len(orphans)
+
+
+def _log_wait(message: str) -> None:
+    log.warning("%s", message)
 
 
 def _info(doc_id: str, workspace: str, doc: LoadedDocument, chunks: list[Chunk]) -> DocumentInfo:

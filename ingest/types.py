@@ -41,6 +41,9 @@ class IngestReport(BaseModel):
     documents_added: int = Field(0, description="New documents.")
     documents_updated: int = Field(0, description="Documents whose content changed and were re-chunked.")
     documents_unchanged: int = Field(0, description="Documents skipped because their bytes did not change.")
+    documents_rebuilt: int = Field(
+        0, description="Unchanged documents whose vectors were missing from the store and were written again."
+    )
     documents_pruned: int = Field(0, description="Documents removed because their files are gone (--prune).")
     chunks_added: int = Field(0, description="Chunks written to the vector store.")
     failed: list[FailedFile] = Field(default_factory=list, description="Files that failed, with reasons.")

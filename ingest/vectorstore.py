@@ -1,9 +1,13 @@
-"""Chroma: the only module that imports chromadb. One cosine collection per workspace."""
+"""Chroma: the only module that imports chromadb. One cosine collection per workspace (ledger.core.workspaces).
+
+The embedded Chroma is opened under the home's set-up lock: two processes creating it at once on a fresh home
+would both run its schema set-up ("table collections already exists").
+"""
 
 from __future__ import annotations
 
 import json
-import re
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -13,12 +17,14 @@ import numpy as np
 from chromadb.config import Settings as ChromaSettings
 
 from ingest.hashing import vector_id
-from ledger.core.errors import ConfigError, StoreError
+from ledger.core.errors import StoreError
+from ledger.core.locks import setup_lock
 from ledger.core.settings import CHROMA_PORT, Settings
 from ledger.core.types import Chunk, TableRow
+from ledger.core.workspaces import LEGACY_PREFIX, collection_name, legacy_collection_name
 
-_NAME_OK = re.compile(r"[^a-zA-Z0-9._-]")
 _WRITE_BATCH = 1000
+_SETUP_WAIT_S = 300.0
 
 
 @dataclass(frozen=True)
@@ -27,15 +33,6 @@ class ScoredChunk:
 
     chunk: Chunk
     similarity: float
-
-
-def collection_name(workspace: str) -> str:
-    """Chroma collection name for a workspace (3–512 chars of [a-zA-Z0-9._-], alphanumeric at both ends)."""
-    cleaned = _NAME_OK.sub("_", workspace.strip())
-    name = f"evidence_{cleaned}"[:500].rstrip("._-")
-    if not cleaned or not name[-1].isalnum():
-        raise ConfigError(f"workspace name {workspace!r} cannot be used: use letters, digits, '.', '_' or '-'")
-    return name
 
 
 def _client(settings: Settings) -> Any:
@@ -53,20 +50,27 @@ def _client(settings: Settings) -> Any:
         raise StoreError(f"cannot open Chroma at {where}: {exc}") from exc
 
 
+def _setting_up(settings: Settings) -> AbstractContextManager[None]:
+    """The home's set-up lock for the embedded Chroma (a server serialises its own set-up)."""
+    return setup_lock(settings.home).hold(timeout=_SETUP_WAIT_S) if settings.chroma_url is None else nullcontext()
+
+
 class VectorStore:
     """The chunks of one workspace in Chroma, with their embeddings and metadata."""
 
     def __init__(self, settings: Settings, workspace: str) -> None:
         self.workspace = workspace
-        self._client = _client(settings)
-        try:
-            self._collection = self._client.get_or_create_collection(
-                collection_name(workspace),
-                configuration={"hnsw": {"space": "cosine"}},
-                embedding_function=None,
-            )
-        except Exception as exc:
-            raise StoreError(f"cannot open the Chroma collection of workspace {workspace!r}: {exc}") from exc
+        self.collection_name = collection_name(workspace)  # raises InvalidWorkspace for a name that cannot be used
+        with _setting_up(settings):
+            self._client = _client(settings)
+            try:
+                self._collection = self._client.get_or_create_collection(
+                    self.collection_name,
+                    configuration={"hnsw": {"space": "cosine"}},
+                    embedding_function=None,
+                )
+            except Exception as exc:
+                raise StoreError(f"cannot open the Chroma collection of workspace {workspace!r}: {exc}") from exc
 
     def count(self) -> int:
         """Number of chunks stored."""
@@ -98,6 +102,41 @@ class VectorStore:
         """Remove vectors by id."""
         for start in range(0, len(ids), _WRITE_BATCH):
             self._collection.delete(ids=ids[start : start + _WRITE_BATCH])
+
+    def paths_of(self, ids: list[str]) -> dict[str, str]:
+        """The source path stored with each of these vectors (ids not found are left out)."""
+        paths: dict[str, str] = {}
+        for start in range(0, len(ids), _WRITE_BATCH):
+            got = self._collection.get(ids=ids[start : start + _WRITE_BATCH], include=["metadatas"])
+            paths.update({i: str((m or {}).get("path", "")) for i, m in zip(got["ids"], got["metadatas"], strict=True)})
+        return paths
+
+    def legacy_name(self) -> str | None:
+        """The collection this workspace had under the old naming, if it is still there."""
+        name = legacy_collection_name(self.workspace)
+        return name if name in _names(self._client) and name != self.collection_name else None
+
+    def adopt_legacy(self, ids: set[str]) -> set[str]:
+        """Copy these vectors, where found, from the workspace's old-naming collection; returns the ids copied.
+
+        Vector ids carry the document id, which hashes the exact workspace name, so a copy never takes another
+        workspace's vectors even when several workspaces shared the old collection.
+        """
+        name = self.legacy_name()
+        if not name or not ids:
+            return set()
+        legacy = self._client.get_collection(name, embedding_function=None)
+        wanted = sorted(ids)
+        copied: set[str] = set()
+        for start in range(0, len(wanted), _WRITE_BATCH):
+            got = legacy.get(ids=wanted[start : start + _WRITE_BATCH], include=["embeddings", "documents", "metadatas"])
+            if not got["ids"]:
+                continue
+            self._collection.upsert(
+                ids=got["ids"], embeddings=got["embeddings"], documents=got["documents"], metadatas=got["metadatas"]
+            )
+            copied.update(got["ids"])
+        return copied
 
     def get_by_hashes(self, hashes: list[str]) -> dict[str, Chunk]:
         """Chunks by hash (a hash shared by several documents returns one of them)."""
@@ -161,6 +200,24 @@ class VectorStore:
         got = self._collection.get(ids=ids, include=["embeddings"])
         by_id = dict(zip(got["ids"], got["embeddings"], strict=True))
         return np.asarray([by_id[i] for i in ids], dtype=np.float32)
+
+
+def legacy_collections(settings: Settings) -> list[str]:
+    """Collections named the old way (before workspace names were checked) that are still in the store."""
+    with _setting_up(settings):
+        client = _client(settings)
+    return sorted(n for n in _names(client) if n.startswith(LEGACY_PREFIX))
+
+
+def drop_collection(settings: Settings, name: str) -> None:
+    """Delete a whole collection (doctor's repair of an old-naming collection, once nothing needs it)."""
+    with _setting_up(settings):
+        client = _client(settings)
+    client.delete_collection(name)
+
+
+def _names(client: Any) -> set[str]:
+    return {getattr(c, "name", c) for c in client.list_collections()}
 
 
 def _any_of(spellings: list[str]) -> dict[str, Any]:

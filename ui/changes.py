@@ -48,15 +48,27 @@ def _key(sentence: str) -> str:
     return " ".join(parse_citations(sentence)[0].lower().split())
 
 
+def _opcodes(old: list[tuple[str, int, int]], new: list[tuple[str, int, int]]) -> list[tuple[str, int, int, int, int]]:
+    """Sentence-level diff opcodes; a block replacing n sentences by n others is n one-to-one changes, so each
+    can be accepted on its own."""
+    matcher = difflib.SequenceMatcher(a=[_key(s) for s, _, _ in old], b=[_key(s) for s, _, _ in new], autojunk=False)
+    out: list[tuple[str, int, int, int, int]] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "replace" and i2 - i1 == j2 - j1 > 1:
+            out += [("replace", i1 + k, i1 + k + 1, j1 + k, j1 + k + 1) for k in range(i2 - i1)]
+        else:
+            out.append((tag, i1, i2, j1, j2))
+    return out
+
+
 def suggested_changes(result: RunResult) -> list[Change]:
     """The changes from the draft as submitted (revisions[0]) to the final text, in draft order."""
     if len(result.revisions) < 2:
         return []
     draft = result.revisions[0]
     old, new = _sentences(draft.response), _sentences(result.answer)
-    matcher = difflib.SequenceMatcher(a=[_key(s) for s, _, _ in old], b=[_key(s) for s, _, _ in new], autojunk=False)
     changes: list[Change] = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in _opcodes(old, new):
         if tag == "equal":
             continue
         kind: ChangeKind = "replace" if tag == "replace" else "delete" if tag == "delete" else "insert"
@@ -101,10 +113,9 @@ def apply_changes(result: RunResult, changes: list[Change], accepted: set[int]) 
     if len(result.revisions) < 2:
         return result.answer
     old, new = _sentences(result.revisions[0].response), _sentences(result.answer)
-    matcher = difflib.SequenceMatcher(a=[_key(s) for s, _, _ in old], b=[_key(s) for s, _, _ in new], autojunk=False)
     out: list[str] = []
     number = 0
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in _opcodes(old, new):
         if tag == "equal":
             out += [s for s, _, _ in old[i1:i2]]
             continue

@@ -74,7 +74,7 @@ def ingest(
         disable=not show_bars,
         transient=True,
     ) as bars:
-        report = ingestor.run(paths, prune=prune, progress=_BarProgress(bars))
+        report = ingestor.run(paths, prune=prune, progress=_BarProgress(bars), on_wait=_say_waiting)
     if as_json:
         data = report.model_dump(mode="json")
         if not prune:
@@ -84,6 +84,7 @@ def ingest(
         console.print(
             f"[bold]{ingestor.workspace}[/]: {report.documents_added} added, {report.documents_updated} updated, "
             f"{report.documents_unchanged} unchanged"
+            + (f", {report.documents_rebuilt} rebuilt (their vectors were missing)" if report.documents_rebuilt else "")
             + (f", {report.documents_pruned} pruned" if prune else "")
             + f"; {report.chunks_added} chunks written in {report.seconds:.1f}s",
             highlight=False,
@@ -91,6 +92,10 @@ def ingest(
         for failure in report.failed:
             err_console.print(f"[red]failed[/] {failure.path}: {failure.error}", highlight=False)
     raise typer.Exit(1 if report.failed else 0)
+
+
+def _say_waiting(message: str) -> None:
+    err_console.print(message, style="yellow", markup=False, highlight=False)
 
 
 def docs(workspace: WorkspaceOpt = None, as_json: JsonOpt = False) -> None:

@@ -71,6 +71,16 @@ class DocumentInfo(BaseModel):
     ingested_at: dt.datetime = Field(description="When this version was ingested (UTC).")
 
 
+class Finding(BaseModel):
+    """One disagreement `evidence doctor` found between the stores (registry, vectors, runs, files)."""
+
+    kind: str = Field(description="What is wrong, e.g. 'orphan_vectors', 'missing_vectors', 'source_changed'.")
+    subject: str = Field(description="What it is about: a document path, a collection, a session id.")
+    detail: str = Field(description="One line saying what was found and what was (or could not be) done.")
+    repaired: bool = Field(False, description="True when `--repair` fixed it.")
+    workspace: str | None = Field(None, description="The workspace concerned, when there is one.")
+
+
 class Claim(BaseModel):
     """A sentence-level assertion of an answer (seed 004 §3)."""
 

@@ -19,6 +19,7 @@ from ledger.backends.base import Roles
 from ledger.core.errors import ModelError
 from ledger.core.models import load_cross_encoder
 from ledger.core.settings import Settings
+from ledger.core.workspaces import validate_workspace
 from ledger.judge.calibration import Platt
 from ledger.judge.judge import Judge
 from ledger.judge.nli import CrossEncoderSupportChecker
@@ -27,7 +28,7 @@ from ledger.loop.pipeline import Pipeline
 from ledger.loop.recorded import RecordedPipeline
 from ledger.storage.calibrations import CalibrationStore
 from ledger.storage.database import open_engine
-from ledger.storage.documents import Registry
+from ledger.storage.documents import Registry, workspaces
 from ledger.storage.runs import RunStore
 
 if TYPE_CHECKING:
@@ -43,9 +44,19 @@ def build_embedder(settings: Settings) -> Embedder:
     return Embedder(settings.embedding)
 
 
+def workspace_of(settings: Settings, workspace: str | None = None) -> str:
+    """The workspace named (else the settings' one), checked: raises InvalidWorkspace with what is allowed."""
+    return validate_workspace(workspace if workspace is not None else settings.workspace)
+
+
+def known_workspaces(settings: Settings) -> list[str]:
+    """Workspaces that have registered documents (names as stored, not re-validated)."""
+    return workspaces(open_engine(settings))
+
+
 def build_ingestor(settings: Settings, workspace: str | None = None, *, embedder: Embedder | None = None) -> Ingestor:
     """An ingestor for one workspace."""
-    workspace = workspace or settings.workspace
+    workspace = workspace_of(settings, workspace)
     return Ingestor(
         settings,
         workspace,
@@ -57,7 +68,7 @@ def build_ingestor(settings: Settings, workspace: str | None = None, *, embedder
 
 def build_registry(settings: Settings, workspace: str | None = None) -> Registry:
     """The document registry of one workspace."""
-    return Registry(open_engine(settings), workspace or settings.workspace)
+    return Registry(open_engine(settings), workspace_of(settings, workspace))
 
 
 def build_run_store(settings: Settings) -> RunStore:
@@ -90,7 +101,8 @@ def build_judge(
     today: date | None = None,
 ) -> Judge:
     """The judge of one workspace; its candidate search and its support checker share one embedding cache."""
-    store = VectorStore(settings, workspace or settings.workspace)
+    workspace = workspace_of(settings, workspace)
+    store = VectorStore(settings, workspace)
     embedder = embedder if isinstance(embedder, CachedEmbedder) else CachedEmbedder(embedder)
     return Judge(
         store,
@@ -104,7 +116,7 @@ def build_judge(
 
 def build_calibration(settings: Settings, workspace: str | None = None) -> Platt | None:
     """The workspace's Platt scaling, if `evidence calibrate` fitted one."""
-    row = CalibrationStore(open_engine(settings)).get(workspace or settings.workspace)
+    row = CalibrationStore(open_engine(settings)).get(workspace_of(settings, workspace))
     return Platt(a=row.a, b=row.b, n=row.n) if row else None
 
 
@@ -122,7 +134,7 @@ def build_pipeline(
     http_client: httpx2.Client | None = None,
 ) -> Pipeline:
     """The full loop of `settings.backend` over one workspace."""
-    workspace = workspace or settings.workspace
+    workspace = workspace_of(settings, workspace)
     embedder = CachedEmbedder(embedder or build_embedder(settings))  # every role of the run shares its vectors
     today = today or date.today()
     if settings.backend == "anthropic":

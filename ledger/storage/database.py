@@ -6,7 +6,7 @@ from collections.abc import Callable
 from functools import cache
 
 from sqlalchemy import Connection, Engine, event, make_url, text
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, OperationalError, ProgrammingError
 from sqlmodel import create_engine
 
 from ledger.core.errors import StoreError
@@ -51,25 +51,54 @@ def m001_documents(conn: Connection) -> None:
 
 
 def migrate(engine: Engine) -> list[int]:
-    """Apply the migrations the database has not seen, in order; returns the numbers applied."""
+    """Apply the migrations the database has not seen, in order; returns the numbers applied.
+
+    Safe when several processes open a fresh database at once: each migration runs in its own transaction that
+    first takes the database's write lock (SQLite `BEGIN IMMEDIATE`, a PostgreSQL advisory lock) and then checks
+    again whether another process applied it meanwhile.
+    """
+    if not _pending(engine):
+        return []
     applied: list[int] = []
-    with engine.begin() as conn:
-        conn.execute(
-            text(
-                "CREATE TABLE IF NOT EXISTS schema_migrations (number INTEGER PRIMARY KEY, name VARCHAR(200) NOT NULL)"
-            )
-        )
-        done = {row[0] for row in conn.execute(text("SELECT number FROM schema_migrations"))}
     for number, name, fn in sorted(MIGRATIONS, key=lambda m: m[0]):
-        if number in done:
-            continue
         with engine.begin() as conn:  # one transaction per migration: a failure leaves the last good schema
+            _lock_schema(conn)
+            conn.execute(text(_MIGRATIONS_TABLE))
+            if conn.execute(text("SELECT 1 FROM schema_migrations WHERE number = :n"), {"n": number}).first():
+                continue
             fn(conn)
             conn.execute(
                 text("INSERT INTO schema_migrations (number, name) VALUES (:n, :name)"), {"n": number, "name": name}
             )
         applied.append(number)
     return applied
+
+
+_MIGRATIONS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations (number INTEGER PRIMARY KEY, name VARCHAR(200) NOT NULL)"
+)
+_SCHEMA_LOCK_KEY = 0x65766964  # PostgreSQL advisory lock id of the schema ("evid")
+
+
+def _pending(engine: Engine) -> bool:
+    """Whether some migration is not applied yet (read-only: most opens find nothing to do and take no lock)."""
+    try:
+        with engine.connect() as conn:
+            done = {row[0] for row in conn.execute(text("SELECT number FROM schema_migrations"))}
+    except OperationalError:
+        return True  # no schema_migrations table yet
+    except ProgrammingError:  # PostgreSQL: undefined table
+        return True
+    return any(number not in done for number, _, _ in MIGRATIONS)
+
+
+def _lock_schema(conn: Connection) -> None:
+    """Take the database's write lock for the rest of this transaction."""
+    if conn.dialect.name == "sqlite":
+        # pysqlite opens a transaction only before DML and would run the DDL outside one: begin it ourselves.
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+    elif conn.dialect.name == "postgresql":
+        conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _SCHEMA_LOCK_KEY})
 
 
 @cache
@@ -90,10 +119,11 @@ def _create(url: str) -> Engine:
 
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
-        # WAL + busy timeout: the UI can read while a CLI ingest writes.
+        # Busy timeout first (switching a fresh file to WAL needs the lock too), then WAL: readers never wait
+        # for a writer, and writers queue for up to 30 s instead of failing with "database is locked".
         cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.close()
 

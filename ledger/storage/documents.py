@@ -60,6 +60,12 @@ class Registry:
             session.commit()
 
 
+def workspaces(engine: Engine) -> list[str]:
+    """Every workspace that has registered documents, sorted."""
+    with Session(engine) as session:
+        return sorted(set(session.exec(select(DocumentRow.workspace).distinct()).all()))
+
+
 def _info(row: DocumentRow) -> DocumentInfo:
     return DocumentInfo(
         id=row.id,

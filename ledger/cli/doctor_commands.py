@@ -1,0 +1,105 @@
+"""`evidence doctor`: do the registry, the vector store (and, as checks are added, the ledger) agree?
+
+Each check is a function `(settings, workspace or None, repair) -> list[Finding]` in CHECKS; a new check is one
+more function in that list. Findings print one line each, then a summary; exit 0 when nothing is left to fix.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Annotated
+
+import typer
+
+from ledger.cli.console import console, err_console, shown
+from ledger.core.errors import EvidenceError
+from ledger.core.settings import Settings
+from ledger.core.types import Finding
+
+Check = Callable[[Settings, "str | None", bool], list[Finding]]
+
+
+def vectors_check(settings: Settings, workspace: str | None, repair: bool) -> list[Finding]:
+    """Registry ↔ Chroma ↔ source files, per workspace; then collections left by the old workspace naming."""
+    from ingest.consistency import check_legacy_collections, check_workspace
+    from ledger.core.workspaces import validate_workspace
+    from ledger.loop.factory import build_ingestor, known_workspaces
+
+    names = [validate_workspace(workspace)] if workspace is not None else known_workspaces(settings)
+    findings: list[Finding] = []
+    healthy: set[str] = set()
+    for name in names:
+        try:
+            ingestor = build_ingestor(settings, name)
+        except EvidenceError as exc:  # e.g. a name stored before names were checked
+            findings.append(Finding(kind="invalid_workspace", subject=name, workspace=name, detail=str(exc)))
+            continue
+        own = check_workspace(ingestor, repair, on_wait=_say_waiting)
+        if not any(f.kind == "missing_vectors" and not f.repaired for f in own):
+            healthy.add(name)
+        findings.extend(own)
+    if workspace is None:
+        findings.extend(check_legacy_collections(settings, names, healthy, repair))
+    return findings
+
+
+CHECKS: list[Check] = [vectors_check]
+
+
+def doctor(
+    workspace: Annotated[
+        str | None, typer.Option("--workspace", "-w", help="Check only this workspace (default: every workspace).")
+    ] = None,
+    repair: Annotated[bool, typer.Option("--repair", help="Fix what can be fixed, and say what was done.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+) -> None:
+    """Check that the document registry and the vector store agree, and repair what can be repaired.
+
+    Finds vectors no registered document lists (orphans), registered documents whose vectors are missing
+    (a lost or renamed vector store: no question can find them), and registered files that are gone or
+    changed. --repair deletes orphans and writes missing vectors again from the source file when it is
+    still there and unchanged; what cannot be repaired is said, with the command that fixes it.
+    Exit code 0 when everything agrees (or was repaired), 1 when problems remain.
+
+    Examples:
+
+      evidence doctor
+
+      evidence doctor --repair
+
+      evidence doctor --workspace legal --json
+    """
+    from ledger.core.settings import load_settings
+
+    settings = load_settings()
+    findings = [finding for check in CHECKS for finding in check(settings, workspace, repair)]
+    left = [f for f in findings if not f.repaired]
+    if as_json:
+        print(json.dumps({
+            "healthy": not left,
+            "findings": [f.model_dump(mode="json") for f in findings],
+            "summary": {"found": len(findings), "repaired": len(findings) - len(left), "remaining": len(left)},
+        }, indent=2))
+        raise typer.Exit(1 if left else 0)
+    for f in findings:
+        mark = "[green]repaired[/]" if f.repaired else "[red]problem[/] "
+        where = f" [dim]({shown(f.workspace)})[/]" if f.workspace else ""
+        console.print(f"{mark} {f.kind}{where} {shown(f.subject)}: {shown(f.detail)}", highlight=False,
+                      soft_wrap=True)
+    if not findings:
+        console.print("[green]healthy:[/] the registry and the vector store agree", highlight=False)
+    else:
+        hint = "" if repair or not left else "; run `evidence doctor --repair` to fix what can be fixed"
+        console.print(f"{len(findings)} found, {len(findings) - len(left)} repaired, {len(left)} remaining{hint}",
+                      highlight=False, soft_wrap=True)
+    raise typer.Exit(1 if left else 0)
+
+
+def _say_waiting(message: str) -> None:
+    err_console.print(message, style="yellow", markup=False, highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the app."""
+    app.command()(doctor)
