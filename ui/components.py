@@ -13,11 +13,10 @@ import pandas as pd
 import streamlit as st
 
 from ledger.audit.types import AuditRecord
-from ledger.core.settings import Settings
 from ledger.core.types import EvidenceLedger, EvidenceMatch, LedgerEntry, RevisionAttempt, RunResult
 from ledger.exports.citations import numbered_answer
 from ledger.exports.json_csv import FORMATS, export_run
-from ui.outcome import Outcome, completeness_label, coverage_label, run_outcome, shown_verdict, unsupported_label
+from ui.outcome import completeness_label, coverage_label, shown_verdict, unsupported_label
 from ui.services import BACKEND_LABELS, code, guarded, plain
 
 VERDICT_LABEL = {"supported": "Supported", "weak": "Weak", "contradicted": "Contradicted", "not_found": "Not found"}
@@ -29,8 +28,6 @@ VERDICT_ICON = {
     "not_found": ":material/search_off:",
 }
 PHANTOM_MARK = " :red-badge[:material/link_off: cites a source that does not exist]"
-OUTCOME_ICON = {"proved": ":material/verified:", "partial": ":material/rule:", "unanswerable": ":material/help:",
-                "contradicted": ":material/cancel:", "failed": ":material/error:"}
 RISK_COLOR = {"low": "blue", "medium": "orange", "high": "red", "critical": "red"}
 MODE_LABEL = {"answer": "Answer", "verify": "Draft check"}
 
@@ -38,61 +35,6 @@ MODE_LABEL = {"answer": "Answer", "verify": "Draft check"}
 def verdict_badge(verdict: str) -> str:
     """A coloured Markdown badge for a verdict (static text only)."""
     return f":{VERDICT_COLOR[verdict]}-badge[{VERDICT_LABEL[verdict]}]"
-
-
-def render_result(result: RunResult, record: AuditRecord | None = None, *, key: str = "run",
-                  config: Settings | None = None) -> None:
-    """The whole view of one run, outcome first; `record` (its audit row) enables the exports and the audit tab,
-    `config` lets citations open their passages from the workspace."""
-    _header(result, record, key)
-    failed = record is not None and record.status == "failed"
-    outcome = run_outcome(result, failed=failed)
-    if failed and record is not None:
-        outcome = Outcome("failed", outcome.headline, [record.error or "no reason recorded"])
-    outcome_line(outcome)
-    if failed:
-        return
-    _metrics(result)
-    _alerts(result)
-    if result.mode == "verify" and result.revisions:
-        from ui.review import draft_review
-
-        draft_review(result, record, key=key, config=config)
-    else:
-        left, right = st.columns([3, 2], gap="large")
-        with left:
-            _answer(result.answer, result.ledger)
-            from ui.evidence import citation_panels
-
-            citation_panels(result, config, key=key)
-        with right:
-            _sources(result)
-    tabs = st.tabs([
-        f"Evidence ledger ({len(result.ledger.entries)})",
-        f"Revision history ({len(result.revisions)})",
-        "Audit record",
-    ])
-    with tabs[0]:
-        ledger_table(result.ledger)
-        claim_details(result.ledger)
-    with tabs[1]:
-        revision_history(result)
-    with tabs[2]:
-        audit_details(result, record)
-
-
-def outcome_line(outcome: Outcome) -> None:
-    """The one line that says what the run amounts to, coloured by how far it can be trusted."""
-    text = f"**{outcome.headline}**" + "".join(f"  \n- {plain(d)}" for d in outcome.details)
-    icon = OUTCOME_ICON[outcome.kind]
-    if outcome.kind == "proved":
-        st.success(text, icon=icon)
-    elif outcome.kind in ("contradicted", "failed"):
-        st.error(text, icon=icon)
-    elif outcome.kind == "unanswerable":
-        st.info(text, icon=icon)
-    else:
-        st.warning(text, icon=icon)
 
 
 def _header(result: RunResult, record: AuditRecord | None, key: str) -> None:

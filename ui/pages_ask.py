@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import services
-from ui.components import render_result
+from ui.result import render_result
 from ui.runs import busy_key, clicked, execute, linked_run, mark_busy, show_error, show_stages
 from ui.services import guarded, plain
 

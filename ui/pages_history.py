@@ -9,8 +9,9 @@ import streamlit as st
 
 from ledger.audit.types import AuditRecord
 from ui import services
-from ui.components import MODE_LABEL, render_result
+from ui.components import MODE_LABEL
 from ui.outcome import has_problems
+from ui.result import render_result
 from ui.services import code, guarded, plain
 
 if TYPE_CHECKING:
