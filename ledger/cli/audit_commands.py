@@ -195,7 +195,7 @@ def verify(as_json: JsonOpt = False) -> None:
         else:
             where = "chain head"
         err_console.print(f"[bold red]audit chain broken[/] at {where}: {shown(bad.reason if bad else '')}",
-                          highlight=False)
+                          highlight=False, soft_wrap=True)
     raise typer.Exit(0 if report.ok else 1)
 
 

@@ -108,12 +108,15 @@ def _verify(path: Path) -> None:
         raise _fail(f"{path}: {check.problem}")
     name = shown(path)
     if not check.ok:
-        err_console.print(f"[bold red]{name}: does not hold[/] ({check.fmt}): {shown(check.problem)}", highlight=False)
+        err_console.print(f"[bold red]{name}: does not hold[/] ({check.fmt}): {shown(check.problem)}", highlight=False,
+                          soft_wrap=True)
         raise typer.Exit(1)
-    console.print(f"[green]{name}: content hash matches[/] ({check.fmt}, sha256 {check.actual})", highlight=False)
+    console.print(f"[green]{name}: content hash matches[/] ({check.fmt}, sha256 {check.actual})", highlight=False,
+                  soft_wrap=True)
     problem = _against_database(check)
     if problem:
-        err_console.print(f"[bold red]{name}: does not match the database[/]: {shown(problem)}", highlight=False)
+        err_console.print(f"[bold red]{name}: does not match the database[/]: {shown(problem)}", highlight=False,
+                          soft_wrap=True)
         raise typer.Exit(1)
 
 
@@ -125,7 +128,8 @@ def _against_database(check: ExportCheck) -> str | None:
 
     settings = _settings()
     if not settings.database_url and not (settings.home / "ledger.db").exists():
-        console.print(f"no database at {shown(settings.home)}: the audit chain was not checked", highlight=False)
+        console.print(f"no database at {shown(settings.home)}: the audit chain was not checked", highlight=False,
+                      soft_wrap=True)
         return None
     if not check.session_id:
         return "the export names no session, so it cannot be found in the database"
@@ -143,7 +147,7 @@ def _against_database(check: ExportCheck) -> str | None:
         bad = report.first_bad
         return f"it matches audit row {record.id}, but the audit chain is broken: {bad.reason if bad else ''}"
     console.print(f"[green]matches audit row {record.id}[/] of session {shown(record.session_id)} "
-                  f"(result sha256 {record.result_sha256}); audit chain intact", highlight=False)
+                  f"(result sha256 {record.result_sha256}); audit chain intact", highlight=False, soft_wrap=True)
     return None
 
 
