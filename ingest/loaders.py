@@ -6,8 +6,11 @@ traceback escapes, so one bad file never stops a batch.
 
 from __future__ import annotations
 
+import errno
 import io
+import os
 import re
+import stat
 import warnings
 import zipfile
 from collections.abc import Callable
@@ -15,11 +18,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ingest.dates import resolve_document_date
+from ingest.discovery import special_file_reason
 from ingest.hashing import bytes_digest
 from ingest.types import LoadedDocument
 from ledger.core.errors import LoaderError
 
 if TYPE_CHECKING:
+    from bs4.element import PageElement, Tag
     from docx.document import Document as DocxDocument
     from docx.table import _Cell, _Row
     from docx.text.paragraph import Paragraph
@@ -39,9 +44,13 @@ MAX_TITLE_CHARS = 120
 
 _BLANK_LINES = re.compile(r"\n{3,}")
 _INLINE_SPACE = re.compile(r"[ \t\f\v\u00a0]+")
-_MD_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
+# Linear on any line: the closing #s of an ATX heading are stripped in Python, not by a backtracking pattern.
+_MD_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+)$", re.MULTILINE)
 _MD_SETEXT = re.compile(r"^(\S[^\n]*)\n(?:=+|-+)[ \t]*$", re.MULTILINE)
-_FRONT_MATTER_TITLE = re.compile(r"\A---\n(?:.*\n)*?title:[ \t]*[\"']?(.+?)[\"']?[ \t]*\n(?:.*\n)*?---\n")
+# Terminal escape sequences (CSI, OSC, two-byte) and other control characters.
+_TITLE_CONTROL = re.compile(
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])|[\x00-\x08\x0b-\x1f\x7f-\x9f]"
+)
 _JUNK_TITLES = re.compile(r"^(?:untitled.*|document\d*|microsoft word - .*|\s*)$", re.IGNORECASE)
 
 
@@ -62,8 +71,8 @@ def _clean(text: str) -> str:
 
 
 def _shorten_title(title: str) -> str:
-    """Collapse whitespace and cut at a word boundary to MAX_TITLE_CHARS."""
-    title = " ".join(title.split())
+    """Collapse whitespace, drop control characters (a title must not drive a terminal), cut at MAX_TITLE_CHARS."""
+    title = " ".join(_TITLE_CONTROL.sub("", title).split())
     if len(title) <= MAX_TITLE_CHARS:
         return title
     window = title[: MAX_TITLE_CHARS - 1]
@@ -86,19 +95,47 @@ def _first_line(text: str) -> str | None:
     return next((line.strip() for line in text.split("\n") if line.strip()), None)
 
 
+# Bytes that never occur in text files (NUL and the C0 controls other than tab, newlines, form feed, ESC).
+_CONTROL_BYTES = bytes([*range(0x00, 0x09), *range(0x0E, 0x1B), *range(0x1C, 0x20)])
+_UNICODE_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
+# What a binary file most likely is, by its first bytes: named in the reason so the user knows what they gave us.
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x7fELF", "an ELF executable"),
+    (b"MZ", "a Windows executable"),
+    (b"PK\x03\x04", "a ZIP archive"),
+    (b"%PDF-", "a PDF"),
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"\x1f\x8b", "gzip-compressed data"),
+    (b"\xd0\xcf\x11\xe0", "an old-style Office file"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+)
+
+
+def _refuse_binary(path: Path, data: bytes) -> None:
+    """LoaderError when the bytes are not text: any NUL byte, or control bytes in more than 1% of them (and 8)."""
+    controls = len(data) - len(data.translate(None, _CONTROL_BYTES))
+    if b"\x00" not in data and (controls <= 8 or controls * 100 <= len(data)):
+        return
+    kind = next((name for magic, name in _MAGIC if data.startswith(magic)), None)
+    raise LoaderError(path, "binary content, not text" + (f" (it looks like {kind})" if kind else ""))
+
+
 def _decode_utf8(path: Path, data: bytes) -> str:
     """UTF-8 with or without a BOM; anything else is refused with the offending byte and offset."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise LoaderError(path, "not UTF-8 text (UTF-16 byte-order mark; save the file as UTF-8)")
+    _refuse_binary(path, data)
     bom = b"\xef\xbb\xbf"
     skip = len(bom) if data.startswith(bom) else 0
-    if b"\x00" in data:
-        raise LoaderError(path, "binary content, not text")
     try:
         return data[skip:].decode("utf-8")
     except UnicodeDecodeError as exc:
         offset = exc.start + skip
-        raise LoaderError(path, f"not UTF-8 text (byte 0x{data[offset]:02x} at offset {offset})") from None
+        raise LoaderError(
+            path, f"not UTF-8 text (byte 0x{data[offset]:02x} at offset {offset}; save the file as UTF-8)"
+        ) from None
 
 
 def _load_text(path: Path, data: bytes) -> tuple[str, str | None]:
@@ -106,13 +143,35 @@ def _load_text(path: Path, data: bytes) -> tuple[str, str | None]:
     return text, _first_line(text)
 
 
+def _front_matter_title(text: str) -> str | None:
+    """The `title:` of a YAML front matter block (between two `---` lines at the top), if any."""
+    end = text.find("\n---\n", 3)
+    if not text.startswith("---\n") or end < 0:
+        return None
+    for line in text[4:end].split("\n"):
+        if line.startswith("title:"):
+            value = line[len("title:") :].strip(" \t")
+            if len(value) > 1 and value[0] in "\"'":
+                value = value[1:]
+            if len(value) > 1 and value[-1] in "\"'":
+                value = value[:-1]
+            return value or None
+    return None
+
+
+def _markdown_title(text: str) -> str | None:
+    """Front matter title, else the first heading (ATX, then setext) when it is a real title."""
+    candidates = [_front_matter_title(text)]
+    if heading := _MD_HEADING.search(text):
+        candidates.append(heading.group(1).rstrip(" \t").rstrip("#").rstrip(" \t"))
+    if setext := _MD_SETEXT.search(text):
+        candidates.append(setext.group(1))
+    return next((c for c in candidates if _usable_title(c)), None)
+
+
 def _load_markdown(path: Path, data: bytes) -> tuple[str, str | None]:
     text = _clean(_decode_utf8(path, data))
-    for pattern in (_FRONT_MATTER_TITLE, _MD_HEADING, _MD_SETEXT):
-        match = pattern.search(text)
-        if match and _usable_title(match.group(1)):
-            return text, match.group(1)
-    return text, _first_line(text)
+    return text, _markdown_title(text) or _first_line(text)
 
 
 # ----------------------------------------------------------------------------------------------- pdf
@@ -156,7 +215,7 @@ def _load_pdf(path: Path, data: bytes) -> tuple[str, str | None]:
 
 # ---------------------------------------------------------------------------------------------- html
 
-_DROP_TAGS = ["script", "style", "nav", "noscript", "template", "svg", "iframe", "head", "title"]
+_DROP_TAGS = frozenset({"script", "style", "nav", "noscript", "template", "svg", "iframe", "head", "title"})
 _PARAGRAPH_TAGS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "table", "ul", "ol", "dl", "pre", "blockquote"}
 _LINE_TAGS = {
     "div", "section", "article", "main", "header", "footer", "aside", "li", "tr", "dt", "dd",
@@ -165,10 +224,13 @@ _LINE_TAGS = {
 _PARAGRAPH_MARK = "\x01"
 _PARAGRAPH_GAP = f"\n{_PARAGRAPH_MARK}\n"
 _NEWLINE_RUN = re.compile(r"\n[\s\x01]*\n")
+_HTML_SPACE = re.compile(r"\s+")
 
 
 def _load_html(path: Path, data: bytes) -> tuple[str, str | None]:
-    from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction
+    if not data.startswith(_UNICODE_BOMS):  # UTF-16/32 pages are full of NUL bytes and still text
+        _refuse_binary(path, data)
+    from bs4 import BeautifulSoup
 
     try:
         # html.parser, not lxml: same result on every machine and no optional dependency.
@@ -179,31 +241,71 @@ def _load_html(path: Path, data: bytes) -> tuple[str, str | None]:
     if not _usable_title(title):
         h1 = soup.find("h1")
         title = h1.get_text(" ", strip=True) if h1 else None
-    for node in soup.find_all(string=lambda s: isinstance(s, (Comment, Declaration, Doctype, ProcessingInstruction))):
-        node.extract()
-    for tag in soup.find_all(_DROP_TAGS):
-        tag.decompose()
-    # Source formatting whitespace means nothing in HTML (except in <pre>); the structure is in tags.
-    for node in soup.find_all(string=True):
-        if type(node) is NavigableString and not node.find_parent("pre"):
-            node.replace_with(re.sub(r"\s+", " ", str(node)))
-    for row in soup.find_all("tr"):
-        cells = [cell.get_text(" ", strip=True) for cell in row.find_all(["td", "th"])]
-        row.replace_with("\n" + " | ".join(cell for cell in cells if cell) + "\n")
-    for br in soup.find_all("br"):
-        br.replace_with("\n")
-    for tag in soup.find_all(True):
-        if tag.name == "li":
-            tag.insert(0, "- ")
-        if tag.name in _PARAGRAPH_TAGS or tag.name in _LINE_TAGS:
-            gap = _PARAGRAPH_GAP if tag.name in _PARAGRAPH_TAGS else "\n"
-            tag.insert_before(gap)
-            tag.insert_after(gap)
     # Neighbouring block tags each add their own newline: a run of newlines is one line break,
     # or one blank line when a paragraph-level tag took part in it.
-    text = _NEWLINE_RUN.sub(lambda m: "\n\n" if _PARAGRAPH_MARK in m.group() else "\n", soup.get_text())
+    text = _NEWLINE_RUN.sub(lambda m: "\n\n" if _PARAGRAPH_MARK in m.group() else "\n", _html_text(soup))
     text = _clean(text.replace(_PARAGRAPH_MARK, ""))
     return text, title or _first_line(text)
+
+
+def _html_text(root: Tag) -> str:
+    """The page's text in one iterative pass over the tree, so its cost is linear in any nesting depth.
+
+    Scripts, styles, navigation and comments are dropped; source whitespace collapses (except in <pre>);
+    a table row becomes one line of cells joined by " | "; <br> is a line break, <li> starts with "- ";
+    block tags are surrounded by newlines, paragraph-level ones by a marked blank line.
+    """
+    from bs4 import CData, NavigableString, Tag
+
+    out: list[str] = []
+    # (node, closing, inside <pre>): a tag is pushed once to open it and once to close it.
+    stack: list[tuple[PageElement, bool, bool]] = [(child, False, False) for child in reversed(root.contents)]
+    while stack:
+        node, closing, in_pre = stack.pop()
+        if not isinstance(node, Tag):
+            kind = type(node)
+            if kind is NavigableString:
+                out.append(str(node) if in_pre else _HTML_SPACE.sub(" ", str(node)))
+            elif kind is CData:
+                out.append(str(node))
+            continue  # comments, doctypes, processing instructions, ruby annotations
+        name = node.name
+        gap = _PARAGRAPH_GAP if name in _PARAGRAPH_TAGS else "\n" if name in _LINE_TAGS else ""
+        if closing:
+            out.append(gap)
+        elif name == "br":
+            out.append("\n")
+        elif name == "tr":
+            out.append("\n" + _html_row(node, in_pre) + "\n")
+        elif name not in _DROP_TAGS:
+            out.append(gap + ("- " if name == "li" else ""))
+            inner_pre = in_pre or name == "pre"
+            stack.append((node, True, in_pre))
+            stack.extend((child, False, inner_pre) for child in reversed(node.contents))
+    return "".join(out)
+
+
+def _html_row(row: Tag, in_pre: bool) -> str:
+    """A table row's non-empty cells joined by " | "; text of a nested table's cell counts in that cell only."""
+    from bs4 import CData, NavigableString, Tag
+
+    cells: list[list[str]] = []
+    stack: list[tuple[PageElement, int, bool]] = [(child, -1, in_pre) for child in reversed(row.contents)]
+    while stack:
+        node, cell, pre = stack.pop()
+        if isinstance(node, Tag):
+            if node.name in _DROP_TAGS:
+                continue
+            if node.name in ("td", "th"):
+                cell = len(cells)
+                cells.append([])
+            inner_pre = pre or node.name == "pre"
+            stack.extend((child, cell, inner_pre) for child in reversed(node.contents))
+        elif cell >= 0 and type(node) in (NavigableString, CData):
+            piece = (str(node) if pre or type(node) is CData else _HTML_SPACE.sub(" ", str(node))).strip()
+            if piece:
+                cells[cell].append(piece)
+    return " | ".join(text for text in (" ".join(parts) for parts in cells) if text)
 
 
 # ---------------------------------------------------------------------------------------------- docx
@@ -212,6 +314,9 @@ def _load_html(path: Path, data: bytes) -> tuple[str, str | None]:
 _MAX_DOCX_XML_BYTES = 200 * 2**20
 # python-docx reads every part of the package into memory (styles, images, ...), not just the body.
 _MAX_DOCX_UNPACKED_BYTES = 512 * 2**20
+# Word's XML compresses about 10:1; a package over 100:1 and 32 MiB unpacked is built to exhaust memory.
+_DOCX_MAX_RATIO = 100
+_DOCX_BOMB_MIN_BYTES = 32 * 2**20
 _DOCX_MISSING_PART = re.compile(r"no item named '([^']+)'")
 
 
@@ -274,15 +379,22 @@ def _load_docx(path: Path, data: bytes) -> tuple[str, str | None]:
         raise LoaderError(path, "not a valid .docx (password-protected, or an old .doc file renamed)")
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, ValueError):
+    except Exception:  # BadZipFile, or struct/OS errors on a mangled directory: not a zip to the user
         raise LoaderError(path, "not a valid .docx (not a zip archive)") from None
+    # Sizes from the zip directory, before anything is inflated; zipfile never inflates past a declared size.
     with archive:
         if "word/document.xml" not in archive.namelist():
             raise LoaderError(path, "not a valid .docx (no word/document.xml inside)")
         if archive.getinfo("word/document.xml").file_size > _MAX_DOCX_XML_BYTES:
             raise LoaderError(path, "not a valid .docx (document body is implausibly large)")
-        if sum(info.file_size for info in archive.infolist()) > _MAX_DOCX_UNPACKED_BYTES:
+        unpacked = sum(info.file_size for info in archive.infolist())
+        packed = sum(info.compress_size for info in archive.infolist())
+        if unpacked > _MAX_DOCX_UNPACKED_BYTES:
             raise LoaderError(path, "not a valid .docx (contents are implausibly large when unpacked)")
+        if unpacked > _DOCX_BOMB_MIN_BYTES and unpacked > _DOCX_MAX_RATIO * max(packed, 1):
+            raise LoaderError(
+                path, f"not a valid .docx (zip bomb: {_size(packed)} would unpack to {_size(unpacked)}; not unpacked)"
+            )
     import docx
     from docx.opc.exceptions import PackageNotFoundError
 
@@ -317,26 +429,59 @@ _EXTRACTORS: dict[str, Callable[[Path, bytes], tuple[str, str | None]]] = {
 
 
 def read_file(path: Path, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[bytes, float]:
-    """The file's bytes and mtime, with every OS failure turned into a one-line reason."""
+    """The file's bytes and mtime, with every OS failure turned into a one-line reason.
+
+    Only a regular file is opened, checked on the path (symlinks followed) and again on the open
+    descriptor, so a FIFO, device or socket is never read even if it replaces the file in between. At
+    most `max_bytes + 1` bytes are read: a file that grows past the limit while being read is refused.
+    """
     try:
-        stat = path.stat()
-        if path.is_dir():
-            raise LoaderError(path, "is a directory, not a file")
-        if stat.st_size > max_bytes:
-            raise LoaderError(path, f"file too large ({_size(stat.st_size)}; the limit is {_size(max_bytes)})")
-        data = path.read_bytes()
+        info = os.stat(path)
+        _check_regular(path, info)
+        if info.st_size > max_bytes:
+            raise LoaderError(path, f"file too large ({_size(info.st_size)}; the limit is {_size(max_bytes)})")
+        # O_NONBLOCK: opening a FIFO that slipped in after the check returns at once instead of waiting for a writer.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        try:
+            info = os.fstat(fd)
+            _check_regular(path, info)
+            data = _read_capped(fd, max_bytes + 1)
+        finally:
+            os.close(fd)
     except FileNotFoundError:
-        raise LoaderError(path, "file not found") from None
+        reason = "dangling symlink (its target does not exist)" if os.path.islink(path) else "file not found"
+        raise LoaderError(path, reason) from None
     except PermissionError:
         raise LoaderError(path, "permission denied") from None
     except IsADirectoryError:
         raise LoaderError(path, "is a directory, not a file") from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise LoaderError(path, "symlink loop") from None
         raise LoaderError(path, f"could not be read ({exc.strerror or _one_line(exc)})") from None
-    # The file may have grown between stat() and read().
-    if len(data) > max_bytes:
-        raise LoaderError(path, f"file too large ({_size(len(data))}; the limit is {_size(max_bytes)})")
-    return data, stat.st_mtime
+    if len(data) > max_bytes:  # it grew after stat()
+        raise LoaderError(path, f"file too large (more than {_size(max_bytes)}, the limit)")
+    return data, info.st_mtime
+
+
+def _check_regular(path: Path, info: os.stat_result) -> None:
+    if stat.S_ISDIR(info.st_mode):
+        raise LoaderError(path, "is a directory, not a file")
+    if reason := special_file_reason(info.st_mode):
+        raise LoaderError(path, reason)
+
+
+def _read_capped(fd: int, limit: int) -> bytes:
+    """At most `limit` bytes from `fd`, whatever size the file claims."""
+    parts: list[bytes] = []
+    left = limit
+    while left > 0:
+        part = os.read(fd, min(left, 1 << 20))
+        if not part:
+            break
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
 
 
 def _size(n: int) -> str:

@@ -15,18 +15,18 @@ writes them again and reports it as rebuilt.
 from __future__ import annotations
 
 import logging
-import os
 import time
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
 from ingest.chunking import chunk_document
+from ingest.discovery import discover
 from ingest.embedding import Embedder
 from ingest.hashing import bytes_digest, document_id, vector_id
-from ingest.loaders import parse_file, read_file
+from ingest.loaders import read_file
+from ingest.parse_worker import parse_isolated
 from ingest.tables import render_tables
 from ingest.types import FailedFile, IngestReport, LoadedDocument
 from ingest.vectorstore import VectorStore
@@ -58,48 +58,6 @@ class _Pending:
     @property
     def chunk_count(self) -> int:
         return sum(len(chunks) for _, _, chunks, _ in self.items)
-
-
-def discover(paths: Iterable[Path], extensions: list[str]) -> tuple[list[Path], list[FailedFile]]:
-    """Files to ingest under `paths` (sorted, unique) and the paths that cannot be walked."""
-    wanted = {e.lower() for e in extensions}
-    files: dict[str, Path] = {}
-    failed: list[FailedFile] = []
-    for root in paths:
-        if not root.exists():
-            failed.append(FailedFile(path=str(root), error="no such file or directory"))
-        elif root.is_file():
-            if root.suffix.lower() in wanted:
-                files.setdefault(str(root.resolve()), root.resolve())
-            else:
-                failed.append(FailedFile(path=str(root), error=f"unsupported file type {root.suffix or '(none)'!r}"))
-        else:
-            _walk(root, wanted, files, failed)
-    return sorted(files.values()), failed
-
-
-def _walk(root: Path, wanted: set[str], files: dict[str, Path], failed: list[FailedFile]) -> None:
-    seen_dirs: set[tuple[int, int]] = set()
-
-    def on_error(err: OSError) -> None:
-        failed.append(FailedFile(path=str(err.filename), error=err.strerror or str(err)))
-
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=True, onerror=on_error):
-        st = os.stat(dirpath)
-        if (st.st_dev, st.st_ino) in seen_dirs:
-            failed.append(FailedFile(path=dirpath, error="directory symlink loop (already visited), skipped"))
-            dirnames[:] = []
-            continue
-        seen_dirs.add((st.st_dev, st.st_ino))
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in sorted(filenames):
-            path = Path(dirpath) / name
-            if name.startswith(".") or path.suffix.lower() not in wanted:
-                continue
-            if not path.exists():
-                failed.append(FailedFile(path=str(path), error="broken symlink"))
-                continue
-            files.setdefault(str(path.resolve()), path.resolve())
 
 
 class Ingestor:
@@ -179,7 +137,7 @@ class Ingestor:
                     report.documents_unchanged += 1
                     return
                 kind = "rebuilt"  # same bytes, vectors lost: embed again
-            doc = parse_file(path, data, mtime)
+            doc = parse_isolated(path, data, mtime, self.settings.ingest)
             text, rows = render_tables(doc.text)  # tables are parsed here, once: rows become sentences
             doc = doc.model_copy(update={"text": text, "table_rows": rows})
             chunks = chunk_document(

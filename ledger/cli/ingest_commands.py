@@ -10,7 +10,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ledger.cli.console import console, err_console
+from ledger.cli.console import console, err_console, shown
 
 WorkspaceOpt = Annotated[
     str | None, typer.Option("--workspace", "-w", help="Workspace (default: $EVIDENCE_WORKSPACE or 'default').")
@@ -30,7 +30,7 @@ class _BarProgress:
         self.progress.update(self.files, total=total)
 
     def file_read(self, path: Path) -> None:
-        self.progress.update(self.files, advance=1, description=f"files ({path.name[:40]})")
+        self.progress.update(self.files, advance=1, description=f"files ({shown(path.name[:40])})")
 
     def chunks_queued(self, count: int) -> None:
         task = self.progress.tasks[self.chunks]
@@ -82,15 +82,16 @@ def ingest(
         console.print_json(json.dumps(data)) if console.is_terminal else print(json.dumps(data))
     else:
         console.print(
-            f"[bold]{ingestor.workspace}[/]: {report.documents_added} added, {report.documents_updated} updated, "
-            f"{report.documents_unchanged} unchanged"
+            f"[bold]{shown(ingestor.workspace)}[/]: {report.documents_added} added, "
+            f"{report.documents_updated} updated, {report.documents_unchanged} unchanged"
             + (f", {report.documents_rebuilt} rebuilt (their vectors were missing)" if report.documents_rebuilt else "")
             + (f", {report.documents_pruned} pruned" if prune else "")
-            + f"; {report.chunks_added} chunks written in {report.seconds:.1f}s",
+            + f"; {report.chunks_added} chunks written in {report.seconds:.1f}s"
+            + (f"; {len(report.failed)} failed:" if report.failed else ""),
             highlight=False,
         )
         for failure in report.failed:
-            err_console.print(f"[red]failed[/] {failure.path}: {failure.error}", highlight=False)
+            err_console.print(f"[red]failed[/] {shown(failure.path)}: {shown(failure.error)}", highlight=False)
     raise typer.Exit(1 if report.failed else 0)
 
 
@@ -128,17 +129,20 @@ def docs(workspace: WorkspaceOpt = None, as_json: JsonOpt = False) -> None:
         print(json.dumps(rows, indent=2))
         return
     if not documents:
-        console.print(f"No documents in workspace [bold]{registry.workspace}[/]. Add some with: evidence ingest PATH")
+        console.print(
+            f"No documents in workspace [bold]{shown(registry.workspace)}[/]. Add some with: evidence ingest PATH"
+        )
         return
-    table = Table(title=f"{len(documents)} documents in {registry.workspace}")
+    table = Table(title=f"{len(documents)} documents in {shown(registry.workspace)}")
     table.add_column("title", ratio=3)
     table.add_column("date", no_wrap=True)
     table.add_column("chunks", justify="right")
     table.add_column("file", ratio=2, overflow="fold")
     for d in documents:
         source = d.date_source.removeprefix("text:")
-        date = f"{d.date.isoformat()}\n[dim]{source}[/]" if d.date else "[dim]unknown[/]"
-        table.add_row(d.title, date, str(d.chunks), _short(d.path))
+        date = f"{d.date.isoformat()}\n[dim]{shown(source)}[/]" if d.date else "[dim]unknown[/]"
+        # Cells are Rich markup: a title such as "Policy [/x] update" must be escaped, and stripped of escape codes.
+        table.add_row(shown(d.title), date, str(d.chunks), shown(_short(d.path)))
     console.print(table)
 
 

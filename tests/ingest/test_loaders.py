@@ -316,8 +316,8 @@ def _docx_with_parts(replace: dict[str, bytes | None], data: bytes | None = None
         ("empty.pdf", b"", "file is empty"),
         ("empty.docx", b"", "file is empty"),
         ("blank.md", b"  \n\n\t\n", "no text could be extracted"),
-        ("latin1.txt", "Caf\u00e9 cr\u00e8me".encode("latin-1"), "not UTF-8 text (byte 0xe9 at offset 3)"),
-        ("latin1_bom.md", b"\xef\xbb\xbf" + "Caf\u00e9".encode("latin-1"), "not UTF-8 text (byte 0xe9 at offset 6)"),
+        ("latin1.txt", "Caf\u00e9 cr\u00e8me".encode("latin-1"), "not UTF-8 text (byte 0xe9 at offset 3; save the"),
+        ("latin1_bom.md", b"\xef\xbb\xbf" + "Caf\u00e9".encode("latin-1"), "not UTF-8 text (byte 0xe9 at offset 6;"),
         ("utf16.txt", "Policy".encode("utf-16"), "not UTF-8 text (UTF-16 byte-order mark"),
         ("binary.txt", b"MZ\x90\x00\x03\x00\x00\x00text", "binary content, not text"),
         ("sheet.xlsx", b"whatever", "unsupported file type '.xlsx'; supported: .docx, .htm, .html, .markdown, .md,"),
@@ -403,10 +403,10 @@ def test_permission_denied_is_refused(tmp_path: Path, monkeypatch: pytest.Monkey
     path = tmp_path / "secret.txt"
     path.write_text("classified", encoding="utf-8")
 
-    def deny(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied", str(self))
+    def deny(file: object, flags: int, mode: int = 0o777) -> int:
+        raise PermissionError(13, "Permission denied", str(file))
 
-    monkeypatch.setattr(Path, "read_bytes", deny)
+    monkeypatch.setattr("ingest.loaders.os.open", deny)  # tests may run as root, whom chmod does not stop
     with pytest.raises(LoaderError) as caught:
         load_file(path)
     assert caught.value.reason == "permission denied"
