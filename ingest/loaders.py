@@ -385,16 +385,16 @@ def _load_docx(path: Path, data: bytes) -> tuple[str, str | None]:
     with archive:
         if "word/document.xml" not in archive.namelist():
             raise LoaderError(path, "not a valid .docx (no word/document.xml inside)")
-        if archive.getinfo("word/document.xml").file_size > _MAX_DOCX_XML_BYTES:
-            raise LoaderError(path, "not a valid .docx (document body is implausibly large)")
         unpacked = sum(info.file_size for info in archive.infolist())
         packed = sum(info.compress_size for info in archive.infolist())
-        if unpacked > _MAX_DOCX_UNPACKED_BYTES:
-            raise LoaderError(path, "not a valid .docx (contents are implausibly large when unpacked)")
         if unpacked > _DOCX_BOMB_MIN_BYTES and unpacked > _DOCX_MAX_RATIO * max(packed, 1):
             raise LoaderError(
                 path, f"not a valid .docx (zip bomb: {_size(packed)} would unpack to {_size(unpacked)}; not unpacked)"
             )
+        if archive.getinfo("word/document.xml").file_size > _MAX_DOCX_XML_BYTES:
+            raise LoaderError(path, "not a valid .docx (document body is implausibly large)")
+        if unpacked > _MAX_DOCX_UNPACKED_BYTES:
+            raise LoaderError(path, "not a valid .docx (contents are implausibly large when unpacked)")
     import docx
     from docx.opc.exceptions import PackageNotFoundError
 

@@ -43,9 +43,15 @@ class ParseWorker:
 
     def parse(self, path: Path, data: bytes, mtime: float | None, timeout_s: float) -> LoadedDocument:
         """`parse_file` in the child; LoaderError when it fails, takes longer than `timeout_s` or the child dies."""
+        request = (str(path), data, mtime, timeout_s)
         to_child, from_child = self._connections()
         try:
-            to_child.send((str(path), data, mtime, timeout_s))
+            try:
+                to_child.send(request)
+            except OSError:  # it died after the previous file, before anyone noticed: one fresh start
+                self.close()
+                to_child, from_child = self._connections()
+                to_child.send(request)
             if not from_child.poll(timeout_s):
                 self.close()
                 raise LoaderError(path, f"parsing took longer than {timeout_s:g} s, stopped")
@@ -191,7 +197,7 @@ def serve(down_fd: int, up_fd: int, memory_mb: int) -> None:
         except (EOFError, OSError):
             return  # the parent has gone
         # If the parent dies while this file runs away, the alarm still ends this process.
-        signal.alarm(int(timeout_s) + 5)
+        signal.alarm(min(int(timeout_s) + 5, 2**31 - 1))
         answer = _answer(path, data, mtime)
         signal.alarm(0)
         try:
