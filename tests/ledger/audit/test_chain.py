@@ -214,3 +214,23 @@ def test_metrics_over_runs() -> None:
 )
 def test_error_category(error: str | None, category: str) -> None:
     assert audit.error_category(error) == category
+
+
+@pytest.mark.parametrize(
+    ("measured_from", "removed_started", "reason"),
+    [
+        (T0 + timedelta(days=3000), T0 - timedelta(days=1), "after it ran"),  # the old hidden --now 2030-01-01
+        (T0, T0 - timedelta(days=10), "still inside its retention"),  # a row newer than the cutoff
+        (T0, T0 - timedelta(days=100), None),  # a legitimate purge
+    ],
+)
+def test_a_purge_inside_retention_is_named(measured_from: datetime, removed_started: datetime,
+                                           reason: str | None) -> None:
+    removed = PurgedRow(id=1, session_id="s1", prev_hash=GENESIS_HASH, row_hash="a" * 64, timestamp=removed_started,
+                        workspace_id="default")
+    purge = AuditRecord(event="purge", session_id="purge-1", timestamp=measured_from, recorded_at=T0, user_id="admin",
+                        workspace_id="*", details=audit.normalise({
+                            "cutoffs": {"default": measured_from - timedelta(days=90)},
+                            "removed_audit_rows": [removed.model_dump()]}))
+    found = audit.purge_too_early(purge)
+    assert (found is None) if reason is None else (found is not None and reason in found)
