@@ -89,10 +89,10 @@ class Ingestor:
             progress.files_found(len(files))
         with self.lock.hold(on_wait or _log_wait):
             known = self.registry.by_id()
-            intact = self._intact(known)
+            vectors = self._vector_state(known)
             pending = _Pending()
             for path in files:
-                self._read(path, known, intact, pending, report)
+                self._read(path, known, vectors, pending, report)
                 if progress:
                     progress.file_read(path)
                 if pending.chunk_count >= self.settings.ingest.embed_buffer:
@@ -112,18 +112,21 @@ class Ingestor:
         missing = {doc_id: [i for i in ids if i not in present] for doc_id, ids in missing.items()}
         return {doc_id: ids for doc_id, ids in missing.items() if ids}
 
-    def _intact(self, known: dict[str, DocumentInfo]) -> set[str]:
-        """Documents whose every vector is in Chroma, after copying what the old-naming collection still has."""
+    def _vector_state(self, known: dict[str, DocumentInfo]) -> dict[str, str]:
+        """Per registered document: 'intact', 'copied' (its vectors were missing and the old-naming collection of
+        the workspace still had them: copied over) or 'missing' (they must be embedded again)."""
         missing = self.missing_vectors(known)
+        before = set(missing)
         if missing and self.store.adopt_legacy({i for ids in missing.values() for i in ids}):
             missing = self.missing_vectors(known)
-        return set(known) - set(missing)
+        return {doc_id: "missing" if doc_id in missing else "copied" if doc_id in before else "intact"
+                for doc_id in known}
 
     def _read(
         self,
         path: Path,
         known: dict[str, DocumentInfo],
-        intact: set[str],
+        vectors: dict[str, str],
         pending: _Pending,
         report: IngestReport,
     ) -> None:
@@ -133,8 +136,11 @@ class Ingestor:
         try:
             data, mtime = read_file(path, int(self.settings.ingest.max_file_mb * 2**20))
             if previous and previous.sha256 == bytes_digest(data):
-                if doc_id in intact:
+                if vectors.get(doc_id) == "intact":
                     report.documents_unchanged += 1
+                    return
+                if vectors.get(doc_id) == "copied":
+                    report.documents_rebuilt += 1
                     return
                 kind = "rebuilt"  # same bytes, vectors lost: embed again
             doc = parse_isolated(path, data, mtime, self.settings.ingest)
