@@ -35,6 +35,7 @@ from ledger.core.locks import WaitNotice, workspace_lock
 from ledger.core.settings import Settings
 from ledger.core.types import Chunk, DocumentInfo
 from ledger.storage.documents import Registry
+from ledger.storage.keywords import KeywordIndex
 
 log = logging.getLogger(__name__)
 
@@ -64,13 +65,21 @@ class Ingestor:
     """Ingests files into one workspace; the model loads only if something needs embedding."""
 
     def __init__(
-        self, settings: Settings, workspace: str, *, embedder: Embedder, store: VectorStore, registry: Registry
+        self,
+        settings: Settings,
+        workspace: str,
+        *,
+        embedder: Embedder,
+        store: VectorStore,
+        registry: Registry,
+        keywords: KeywordIndex | None = None,
     ) -> None:
         self.settings = settings
         self.workspace = workspace
         self.embedder = embedder
         self.store = store
         self.registry = registry
+        self.keywords = keywords
         self.lock = workspace_lock(settings.home, workspace)
 
     def run(
@@ -204,11 +213,28 @@ class Ingestor:
         return sorted(self.store.ids() - referenced)
 
     def sweep(self, on_wait: WaitNotice | None = None) -> int:
-        """Delete vectors that no registry row references; returns how many went. Waits for a running ingest."""
+        """Delete vectors that no registry row references, then bring the keyword index in step with Chroma;
+        returns how many vectors went. Waits for a running ingest."""
         with self.lock.hold(on_wait or _log_wait):
             orphans = self.orphans()
             self.store.delete(orphans)
+            if self.keywords is not None:
+                sync_keywords(self.store, self.keywords)
             return len(orphans)
+
+
+def sync_keywords(store: VectorStore, keywords: KeywordIndex) -> tuple[int, int]:
+    """Make the keyword index hold exactly Chroma's chunks: index what it lacks, forget what Chroma dropped.
+
+    Incremental (only the difference is read), so it runs at the end of every ingest; a home from before the
+    keyword index, or one whose index was lost, is filled here without re-embedding. Returns (added, removed).
+    """
+    present, indexed = store.ids(), keywords.ids()
+    stale = sorted(indexed - present)
+    keywords.delete(stale)
+    lacking = sorted(present - indexed)
+    keywords.upsert(store.chunks_by_ids(lacking).items())
+    return len(lacking), len(stale)
 
 
 def _log_wait(message: str) -> None:

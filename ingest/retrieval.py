@@ -1,17 +1,58 @@
-"""Retrieval over a workspace: the question's evidence for the writer, candidate chunks for the judge."""
+"""Retrieval over a workspace: the question's evidence for the writer, candidate chunks for the judge.
+
+Hybrid: the dense neighbours of a question (Chroma) and its keyword matches (the database's full-text index,
+`ledger.storage.keywords`) are fused by reciprocal rank, so a paraphrase and an exact figure or code both
+rank. Every result carries its dense similarity, which the relevance bar reads.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ingest.embedding import Embedder
 from ingest.vectorstore import ScoredChunk, VectorStore
+from ledger.storage.keywords import KeywordIndex
+
+RRF_K = 60  # the constant of reciprocal rank fusion (Cormack et al., 2009): rank 1 scores 1/61
+MIN_POOL = 20  # each ranking contributes at least this many candidates to the fusion
+
+
+def fuse(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> list[str]:
+    """Reciprocal rank fusion: ids by the sum of 1/(k + rank) over the rankings they appear in, best first."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, key in enumerate(dict.fromkeys(ranking), 1):
+            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
+    return sorted(scores, key=lambda key: -scores[key])
 
 
 class Retriever:
-    """Embeds queries (in one batch) and searches the workspace's Chroma collection."""
+    """Embeds queries (in one batch) and searches the workspace: dense, keyword, or both fused."""
 
-    def __init__(self, store: VectorStore, embedder: Embedder) -> None:
+    def __init__(self, store: VectorStore, embedder: Embedder, keywords: KeywordIndex | None = None) -> None:
         self.store = store
         self.embedder = embedder
+        self.keywords = keywords
+
+    def hybrid_many(self, texts: list[str], k: int) -> list[list[ScoredChunk]]:
+        """The k best chunks of each text by fused dense and keyword rank (dense only without a keyword index)."""
+        if not texts:
+            return []
+        pool = max(2 * k, MIN_POOL)
+        found: list[list[ScoredChunk]] = []
+        for text, vector in zip(texts, self.embedder.encode(texts), strict=True):
+            dense = self.store.search(vector, pool)
+            if self.keywords is None:
+                found.append(dense[:k])
+                continue
+            keyword = self.keywords.search(text, pool)
+            by_hash = {hit.chunk.hash: hit for hit in dense}
+            missing = [hit.chunk_hash for hit in keyword if hit.chunk_hash not in by_hash]
+            if missing:  # keyword-only hits get their dense similarity too
+                by_hash.update((hit.chunk.hash, hit) for hit in self.store.search(vector, len(missing), hashes=missing))
+            order = fuse([[hit.chunk.hash for hit in dense], [hit.chunk_hash for hit in keyword]])
+            found.append([by_hash[h] for h in order if h in by_hash][:k])
+        return found
 
     def search_many(self, texts: list[str], k: int) -> list[list[ScoredChunk]]:
         """The k nearest chunks of each text, most similar first; all texts embedded in one call."""
@@ -35,5 +76,5 @@ class Retriever:
         return found
 
     def retrieve(self, question: str, k: int, min_relevance: float) -> list[ScoredChunk]:
-        """Chunks relevant to a question: the k nearest that clear the relevance bar."""
-        return [hit for hit in self.search_many([question], k)[0] if hit.similarity >= min_relevance]
+        """Chunks relevant to a question: the k best by hybrid rank that clear the relevance bar."""
+        return [hit for hit in self.hybrid_many([question], k)[0] if hit.similarity >= min_relevance]

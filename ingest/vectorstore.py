@@ -138,6 +138,17 @@ class VectorStore:
             copied.update(got["ids"])
         return copied
 
+    def chunks_by_ids(self, ids: list[str]) -> dict[str, Chunk]:
+        """Chunks by vector id (ids not found are left out)."""
+        found: dict[str, Chunk] = {}
+        for start in range(0, len(ids), _WRITE_BATCH):
+            got = self._collection.get(ids=ids[start : start + _WRITE_BATCH], include=["documents", "metadatas"])
+            found.update(
+                (i, _chunk(text, meta))
+                for i, text, meta in zip(got["ids"], got["documents"], got["metadatas"], strict=True)
+            )
+        return found
+
     def get_by_hashes(self, hashes: list[str]) -> dict[str, Chunk]:
         """Chunks by hash (a hash shared by several documents returns one of them)."""
         if not hashes:

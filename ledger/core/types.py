@@ -211,3 +211,7 @@ class RunResult(BaseModel):
     duration_ms: int = 0
     llm_calls: int = 0
     token_usage: TokenUsage = Field(default_factory=TokenUsage)
+    settings_used: dict[str, str | float | int | None] = Field(
+        default_factory=dict,
+        description="The backend, models and thresholds this run was held to (for reviewers and the audit).",
+    )

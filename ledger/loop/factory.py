@@ -29,6 +29,7 @@ from ledger.loop.recorded import RecordedPipeline
 from ledger.storage.calibrations import CalibrationStore
 from ledger.storage.database import open_engine
 from ledger.storage.documents import Registry, workspaces
+from ledger.storage.keywords import KeywordIndex
 from ledger.storage.runs import RunStore
 
 if TYPE_CHECKING:
@@ -63,6 +64,7 @@ def build_ingestor(settings: Settings, workspace: str | None = None, *, embedder
         embedder=embedder or build_embedder(settings),
         store=VectorStore(settings, workspace),
         registry=Registry(open_engine(settings), workspace),
+        keywords=KeywordIndex(open_engine(settings), workspace),
     )
 
 
@@ -101,17 +103,22 @@ def build_judge(
     today: date | None = None,
 ) -> Judge:
     """The judge of one workspace; its candidate search and its support checker share one embedding cache."""
-    workspace = workspace_of(settings, workspace)
-    store = VectorStore(settings, workspace)
     embedder = embedder if isinstance(embedder, CachedEmbedder) else CachedEmbedder(embedder)
+    retriever = build_retriever(settings, workspace, embedder=embedder)
     return Judge(
-        store,
-        Retriever(store, embedder),
+        retriever.store,
+        retriever,
         checker or build_support_checker(settings, embedder),
         settings.judge,
         today or date.today(),
         calibration=build_calibration(settings, workspace),
     )
+
+
+def build_retriever(settings: Settings, workspace: str | None = None, *, embedder: Embedder) -> Retriever:
+    """Hybrid search over one workspace: its Chroma collection and its keyword index."""
+    workspace = workspace_of(settings, workspace)
+    return Retriever(VectorStore(settings, workspace), embedder, KeywordIndex(open_engine(settings), workspace))
 
 
 def build_calibration(settings: Settings, workspace: str | None = None) -> Platt | None:

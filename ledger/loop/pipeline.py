@@ -29,6 +29,24 @@ from ledger.loop.revision import Thresholds, decide_revision, termination_warnin
 from ledger.loop.risks import ledger_risk_flags, quarantine, risk_level
 
 
+def settings_used(settings: Settings, thresholds: Thresholds) -> dict[str, str | float | int | None]:
+    """What a reviewer needs to know of how a run was made: backend, models, and the bars it was held to."""
+    used: dict[str, str | float | int | None] = {
+        "backend": settings.backend,
+        "embedding_model": settings.embedding.model,
+        "support_model": settings.judge.nli_model or "rules (offline)",
+        "coverage_target": thresholds.coverage_target,
+        "max_revisions": thresholds.max_revisions,
+        "similarity_threshold": thresholds.similarity_threshold,
+        "candidate_similarity": settings.judge.candidate_similarity,
+        "retrieve_k": settings.revision.retrieve_k,
+        "min_relevance": settings.revision.min_relevance,
+    }
+    if settings.backend == "anthropic":
+        used |= {"writer_model": settings.anthropic.writer_model, "judge_model": settings.anthropic.judge_model}
+    return used
+
+
 def new_session_id() -> str:
     """A fresh session id."""
     return uuid.uuid4().hex[:16]
@@ -90,10 +108,12 @@ class Pipeline:
                 retrieved_chunks=[c.hash for c in evidence],
             )
             evidence, quarantined = quarantine(evidence)  # documents that address a model are no sources
+            thresholds = thresholds_for(risk, self.settings)
+            result.settings_used = settings_used(self.settings, thresholds)
             if not evidence and draft is None:
                 self._no_evidence(result)
             else:
-                self._loop(result, draft, evidence, thresholds_for(risk, self.settings))
+                self._loop(result, draft, evidence, thresholds)
             result.risk_flags += quarantined
         result.duration_ms = int((time.perf_counter() - started) * 1000)
         result.llm_calls = meter.calls

@@ -304,3 +304,51 @@ def m004_audit_row_macs(conn: Connection) -> None:
     # before this migration keep NULL here and are verified by their sha256 chain alone.
     conn.execute(text("ALTER TABLE audit_log ADD COLUMN row_mac VARCHAR(64)"))
     conn.execute(text("ALTER TABLE audit_log ADD COLUMN key_id VARCHAR(16)"))
+
+
+@migration(5, "keyword_index")
+def m005_keyword_index(conn: Connection) -> None:
+    # The keyword index of chunks (ledger/storage/keywords.py). Filled by ingest; a home that predates it is
+    # filled from Chroma by the next ingest (its documents' keyword rows are missing, so they are rebuilt).
+    if conn.dialect.name == "postgresql":
+        conn.execute(
+            text(
+                """
+                CREATE TABLE chunk_text (
+                    chunk_id VARCHAR(300) PRIMARY KEY,
+                    workspace VARCHAR(200) NOT NULL,
+                    chunk_hash VARCHAR(64) NOT NULL,
+                    body TEXT NOT NULL,
+                    tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', body)) STORED
+                )
+                """
+            )
+        )
+        conn.execute(text("CREATE INDEX ix_chunk_text_tsv ON chunk_text USING GIN (tsv)"))
+        conn.execute(text("CREATE INDEX ix_chunk_text_workspace ON chunk_text (workspace)"))
+        return
+    conn.execute(
+        text(
+            "CREATE TABLE chunk_text (rowid INTEGER PRIMARY KEY, chunk_id VARCHAR(300) NOT NULL UNIQUE, "
+            "workspace VARCHAR(200) NOT NULL, chunk_hash VARCHAR(64) NOT NULL, body TEXT NOT NULL)"
+        )
+    )
+    conn.execute(text("CREATE INDEX ix_chunk_text_workspace ON chunk_text (workspace)"))
+    conn.execute(
+        text(
+            "CREATE VIRTUAL TABLE chunk_fts USING fts5(body, content='chunk_text', content_rowid='rowid', "
+            "tokenize='porter unicode61')"
+        )
+    )
+    conn.execute(
+        text(
+            "CREATE TRIGGER chunk_text_ai AFTER INSERT ON chunk_text BEGIN "
+            "INSERT INTO chunk_fts(rowid, body) VALUES (new.rowid, new.body); END"
+        )
+    )
+    conn.execute(
+        text(
+            "CREATE TRIGGER chunk_text_ad AFTER DELETE ON chunk_text BEGIN "
+            "INSERT INTO chunk_fts(chunk_fts, rowid, body) VALUES ('delete', old.rowid, old.body); END"
+        )
+    )

@@ -19,6 +19,9 @@ from ledger.storage import tables  # noqa: F401  # registers the tables on SQLMo
 from ledger.storage.database import migrate
 
 MODEL_TABLES = sorted(SQLModel.metadata.tables)
+# The keyword index is dialect-specific SQL (an FTS5 table on SQLite, a tsvector column on PostgreSQL) that no
+# model describes; ledger/storage/keywords.py is its only reader and writer, and its tests run on both databases.
+RAW_SQL_PREFIXES = ("chunk_text", "chunk_fts")
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +39,8 @@ def _model(name: str) -> Table:
 
 
 def test_every_migrated_table_has_a_model_and_every_model_a_table(migrated: Any) -> None:
-    assert set(migrated.get_table_names()) - {"schema_migrations"} == set(MODEL_TABLES)
+    migrated_tables = {t for t in migrated.get_table_names() if not t.startswith(RAW_SQL_PREFIXES)}
+    assert migrated_tables - {"schema_migrations"} == set(MODEL_TABLES)
 
 
 @pytest.mark.parametrize("name", MODEL_TABLES)

@@ -1,0 +1,104 @@
+"""The keyword index of every workspace's chunks, kept in the database beside the registry.
+
+Dense search finds paraphrases; it is weak on what must match letter for letter: figures ("$25,000"),
+codes ("ISO 27001", "FY2025"), names. This index finds those. It is the database's own full-text engine,
+so it is persisted, updated with each document's chunks as ingest writes them, and never rebuilt per query:
+
+- SQLite: the table `chunk_text` and an external-content FTS5 index over it (`chunk_fts`, `porter unicode61`
+  tokenizer, kept in step by triggers), ranked by BM25;
+- PostgreSQL: the table `chunk_text` with a stored `tsvector` and a GIN index, ranked by `ts_rank_cd`.
+
+Rows are keyed by the chunk's vector id (which names its workspace and document), exactly like Chroma.
+
+A query is the OR of its words, so a chunk needs only some of them and ranks higher the rarer the words it
+shares (BM25's inverse document frequency does what a stop-word list would).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sqlalchemy import Engine, text
+
+from ledger.core.types import Chunk
+
+MAX_QUERY_TERMS = 32
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class KeywordHit:
+    """A chunk found by keyword: its vector id, its hash, and its rank score (higher is better, within one query)."""
+
+    chunk_id: str
+    chunk_hash: str
+    score: float
+
+
+def query_terms(query: str) -> list[str]:
+    """The distinct words of a query, in order, as the index tokenises them (lower case, at most 32)."""
+    words = dict.fromkeys(w.lower() for w in _WORD.findall(query) if len(w) > 1 or w.isdigit())
+    return list(words)[:MAX_QUERY_TERMS]
+
+
+class KeywordIndex:
+    """Full-text search over the chunks of one workspace."""
+
+    def __init__(self, engine: Engine, workspace: str) -> None:
+        self.engine = engine
+        self.workspace = workspace
+        self.dialect = engine.dialect.name
+
+    def upsert(self, rows: Iterable[tuple[str, Chunk]]) -> None:
+        """Index chunks by their vector ids (an id already indexed is replaced)."""
+        batch = [{"id": i, "w": self.workspace, "h": chunk.hash, "body": chunk.text} for i, chunk in rows]
+        if not batch:
+            return
+        with self.engine.begin() as conn:
+            conn.execute(text("DELETE FROM chunk_text WHERE chunk_id = :id"), [{"id": r["id"]} for r in batch])
+            insert = "INSERT INTO chunk_text (chunk_id, workspace, chunk_hash, body) VALUES (:id, :w, :h, :body)"
+            conn.execute(text(insert), batch)
+
+    def delete(self, chunk_ids: Iterable[str]) -> None:
+        """Forget chunks by their vector ids."""
+        ids = [{"id": i} for i in chunk_ids]
+        if ids:
+            with self.engine.begin() as conn:
+                conn.execute(text("DELETE FROM chunk_text WHERE chunk_id = :id"), ids)
+
+    def ids(self) -> set[str]:
+        """Every indexed chunk id of the workspace."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(text("SELECT chunk_id FROM chunk_text WHERE workspace = :w"), {"w": self.workspace})
+            return {row[0] for row in rows}
+
+    def count(self) -> int:
+        """How many chunks of the workspace are indexed."""
+        with self.engine.connect() as conn:
+            found = conn.execute(text("SELECT COUNT(*) FROM chunk_text WHERE workspace = :w"), {"w": self.workspace})
+            return int(found.scalar_one())
+
+    def search(self, query: str, k: int) -> list[KeywordHit]:
+        """The k chunks that best match the query's words, best first; none when it has no words."""
+        terms = query_terms(query)
+        if not terms or k <= 0:
+            return []
+        if self.dialect == "postgresql":
+            sql = (
+                "SELECT chunk_id, chunk_hash, ts_rank_cd(tsv, q) AS score FROM chunk_text, to_tsquery('english', :q) q "
+                "WHERE workspace = :w AND tsv @@ q ORDER BY score DESC, chunk_id LIMIT :k"
+            )
+            match = " | ".join(f"'{t}'" for t in terms)
+        else:
+            # bm25() is lower for better matches; its negation ranks like every other score here.
+            sql = (
+                "SELECT c.chunk_id, c.chunk_hash, -bm25(chunk_fts) AS score FROM chunk_fts JOIN chunk_text c "
+                "ON c.rowid = chunk_fts.rowid WHERE chunk_fts MATCH :q AND c.workspace = :w "
+                "ORDER BY score DESC, c.chunk_id LIMIT :k"
+            )
+            match = " OR ".join(f'"{t}"' for t in terms)
+        with self.engine.connect() as conn:
+            rows = conn.execute(text(sql), {"q": match, "w": self.workspace, "k": k})
+            return [KeywordHit(row[0], row[1], float(row[2])) for row in rows]

@@ -1,0 +1,46 @@
+"""The keyword index finds figures, codes and names letter for letter, per workspace, and forgets on delete."""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger.core.settings import Settings
+from ledger.storage.database import open_engine
+from ledger.storage.keywords import KeywordIndex, query_terms
+from tests.fakes import make_chunk
+
+QUOTES = make_chunk("Purchases above $25,000 need three written quotes from different suppliers.", doc="buying")
+AUDIT = make_chunk("The external audit follows ISO 27001 and runs every autumn.", doc="audit")
+LUNCH = make_chunk("The canteen serves lunch from noon until two in the afternoon.", doc="canteen")
+
+
+@pytest.fixture
+def index(any_db: Settings) -> KeywordIndex:
+    found = KeywordIndex(open_engine(any_db), "team")
+    found.upsert([("team:buying:0", QUOTES), ("team:audit:0", AUDIT), ("team:canteen:0", LUNCH)])
+    return found
+
+
+def test_figures_and_codes_are_found_first(index: KeywordIndex) -> None:
+    assert index.search("How many quotes are needed above $25,000?", 3)[0].chunk_hash == QUOTES.hash
+    assert index.search("Which standard, ISO 27001?", 3)[0].chunk_hash == AUDIT.hash
+
+
+def test_stemmed_words_match_and_unrelated_queries_find_nothing(index: KeywordIndex) -> None:
+    assert [h.chunk_hash for h in index.search("when is lunch served", 3)] == [LUNCH.hash]
+    assert index.search("parking permits", 3) == []
+    assert index.search("?!", 3) == []
+
+
+def test_workspaces_are_separate_and_a_replaced_or_deleted_chunk_is_gone(index: KeywordIndex, any_db: Settings) -> None:
+    other = KeywordIndex(open_engine(any_db), "other")
+    assert other.search("ISO 27001", 3) == [] and other.count() == 0
+    index.upsert([("team:audit:0", LUNCH)])  # the same id, new text
+    assert index.search("ISO 27001", 3) == [] and index.count() == 3
+    index.delete(["team:audit:0", "team:canteen:0"])
+    assert index.ids() == {"team:buying:0"}
+    assert index.search("lunch", 3) == []
+
+
+def test_query_terms_keep_numbers_and_drop_punctuation() -> None:
+    assert query_terms("Above $25,000 — a ISO-27001 audit?") == ["above", "25", "000", "iso", "27001", "audit"]
