@@ -97,8 +97,15 @@ def run_outcome(result: RunResult, *, failed: bool = False) -> Outcome:
         return Outcome("failed", "This run failed before finishing.")
     unanswerable = any(flag.type in UNANSWERED_FLAGS for flag in result.risk_flags)
     if result.mode == "verify" and result.revisions:
-        return ledger_outcome(result.revisions[0].ledger, subject="The draft as submitted")
-    return ledger_outcome(result.ledger, unanswerable=unanswerable)
+        outcome = ledger_outcome(result.revisions[0].ledger, subject="The draft as submitted")
+    else:
+        outcome = ledger_outcome(result.ledger, unanswerable=unanswerable)
+    # "Proved" must not stand alone beside a high risk (sources disagree, a document addressed the model).
+    serious = [f for f in result.risk_flags if f.severity == "high" and f.type not in UNANSWERED_FLAGS]
+    if serious:
+        names = ", ".join(dict.fromkeys(f.type.replace("_", " ") for f in serious))
+        outcome = Outcome(outcome.kind, outcome.headline, [*outcome.details, f"Read the high risks first: {names}."])
+    return outcome
 
 
 def has_problems(verdicts: dict[str, int], status: str, risk_flags: int, claim_flags: dict[str, int]) -> bool:

@@ -62,12 +62,38 @@ def draft_review(result: RunResult, record: AuditRecord | None, *, key: str, con
                 icon=":material/download:", key=f"{key}-review-record",
                 help="Each change with its reason and your decision, tied to the run's audit row hash",
             )
+        if config is not None:
+            choices = [{"number": c.number, "kind": c.kind, "before": c.before_text, "after": c.after_text,
+                        "reasons": c.reasons, "decision": decisions.get(c.number, "undecided")} for c in changes]
+            sign_off(result, config, key=key, reviewer=reviewer, decisions=choices, reviewed_text=reviewed)
     left, right = st.columns([3, 2], gap="large")
     with left:
         _answer(result.answer, result.ledger, title="Suggested revision (all changes applied)")
         citation_panels(result, config, key=key)
     with right:
         _sources(result)
+
+
+def sign_off(result: RunResult, config: Settings, *, key: str, reviewer: str, decisions: list[dict],
+             reviewed_text: str | None) -> None:
+    """The reviewer's sign-off with a comment, stored as its own audit row; earlier sign-offs of the run listed."""
+    store = services.run_store(config)
+    for review in services.guarded(lambda: store.reviews_of(result.session_id)) or []:
+        when = review.recorded_at.strftime("%Y-%m-%d %H:%M UTC")
+        accepted, rejected = review.details.get("accepted", 0), review.details.get("rejected", 0)
+        st.success(f"Signed off by **{plain(review.user_id)}** on {when} ({accepted} accepted, {rejected} rejected): "
+                   f"{plain(str(review.details.get('comment', '')))}", icon=":material/verified:")
+    with st.form(f"{key}-sign-off-{result.session_id}", clear_on_submit=True, border=True):
+        comment = st.text_area("Reviewer's comment", max_chars=2000, placeholder="What you checked, and your decision")
+        if st.form_submit_button("Sign off", icon=":material/verified:"):
+            if not comment.strip():
+                st.warning("Add a comment: a sign-off says what was checked.")
+            else:
+                done = services.guarded(lambda: store.save_review(
+                    result.session_id, comment=comment, decisions=decisions, reviewed_text=reviewed_text,
+                    user=reviewer or None))
+                if done is not None:
+                    st.success(f"Signed off as audit row {done.id}.", icon=":material/verified:")
 
 
 def problems(entries: list[LedgerEntry]) -> None:

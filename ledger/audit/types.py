@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field, field_serializer, field_validator
 
 from ledger.core.types import RiskFlag, TokenUsage
 
-AuditEvent = Literal["run", "purge"]
+AuditEvent = Literal["run", "purge", "review"]
 RunStatus = Literal["ok", "failed"]
 Period = Literal["day", "week", "month"]
 
@@ -65,8 +65,10 @@ class AuditRecord(BaseModel):
     """One append-only, hash-chained audit row: a run (seed 004 §9.1 plus status) or a purge."""
 
     id: int | None = Field(None, description="Row id, assigned by the database; not part of the hash.")
-    event: AuditEvent = Field("run", description="'run' for an ask/verify run, 'purge' for a retention purge.")
-    session_id: str = Field(description="The run's session id; 'purge-<hex>' for a purge.")
+    event: AuditEvent = Field(
+        "run", description="'run' for an ask/verify run, 'purge' for a retention purge, 'review' for a sign-off."
+    )
+    session_id: str = Field(description="The run's session id; 'purge-<hex>' for a purge, 'review-<hex>' for a review.")
     timestamp: datetime = Field(description="When the run started (UTC); when a purge ran, for a purge.")
     recorded_at: datetime = Field(description="When the row was written (UTC).")
     user_id: str = Field(description="Who ran it.")

@@ -116,6 +116,44 @@ class RunStore:
         self.anchor.advance(key, rows=position, last_id=report.audit.id or 0, last_hash=report.audit.row_hash)
         return report
 
+    def save_review(self, session_id: str, *, comment: str, decisions: Sequence[Mapping[str, Any]] = (),
+                    reviewed_text: str | None = None, user: str | None = None) -> AuditRecord:
+        """A reviewer's sign-off of a stored run, as its own chained audit row (event 'review').
+
+        `decisions` are the reviewer's answers to the suggested changes (number, kind, before, after, reasons,
+        decision); the reviewed text is kept by its sha256 and in full. The run itself is left untouched.
+        """
+        run = self.get_run(session_id)
+        run_row = self.get_audit(session_id)
+        now = datetime.now(UTC)
+        details = {
+            "run_session_id": session_id,
+            "run_row_hash": run_row.row_hash,
+            "comment": self._without_secrets(comment.strip()),
+            "decisions": [dict(d) for d in decisions],
+            "accepted": sum(1 for d in decisions if d.get("decision") == "accepted"),
+            "rejected": sum(1 for d in decisions if d.get("decision") == "rejected"),
+            "reviewed_text": reviewed_text,
+            "reviewed_text_sha256": audit.sha256_hex(reviewed_text) if reviewed_text is not None else None,
+        }
+        record = AuditRecord(
+            event="review", session_id=f"review-{uuid.uuid4().hex[:12]}", timestamp=now, recorded_at=now,
+            user_id=user or self.settings.user, workspace_id=run.workspace, query=run.question, mode=run.mode,
+            backend=run.backend, details=audit.normalise(details),
+        )
+        key = self._audit_key()
+        with self._transaction("store the review") as session:
+            sealed, position = self._append(session, record, key)
+        self.anchor.advance(key, rows=position, last_id=sealed.id or 0, last_hash=sealed.row_hash)
+        return sealed
+
+    def reviews_of(self, session_id: str) -> list[AuditRecord]:
+        """The sign-offs of a run, oldest first."""
+        query = select(AuditRow).where(AuditRow.event == "review").order_by(col(AuditRow.id))
+        with Session(self.engine) as session:
+            records = [audit.record_from_row(row.model_dump()) for row in session.exec(query).all()]
+        return [r for r in records if r.details.get("run_session_id") == session_id]
+
     # -- reads --------------------------------------------------------------------------------------
 
     def get_run(self, session_id: str) -> RunResult:

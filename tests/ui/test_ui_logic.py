@@ -105,3 +105,11 @@ def test_uploads_keep_their_old_version_when_replaced(tmp_path: Path) -> None:
     save_uploads(folder, [_Upload("policy.md", b"v2")])
     assert (folder / "policy.md").read_bytes() == b"v2"
     assert [p.read_bytes() for p in (folder / ".versions").iterdir()] == [b"v1"]
+
+
+def test_a_proved_answer_with_a_high_risk_says_to_read_the_risk_first() -> None:
+    run = simple_run("sess-risky-0001")
+    assert run_outcome(run).kind == "proved" and not any("high risks" in d for d in run_outcome(run).details)
+    run.risk_flags = [RiskFlag(type="instructions_in_document", severity="high", description="…")]
+    outcome = run_outcome(run)
+    assert outcome.kind == "proved" and "Read the high risks first: instructions in document." in outcome.details

@@ -264,6 +264,30 @@ def test_verify_shows_the_draft_as_submitted_with_its_problems_then_changes_to_a
     assert labels == ["JSON", "CSV", "HTML", "Reviewed text", "Review record"]
 
 
+def test_a_reviewer_signs_off_a_draft_check_as_its_own_audit_row(
+        settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = _FakeRecorder(settings)
+    monkeypatch.setattr("ui.services.recorder", lambda config, backend, workspace: fake)
+    at = AppTest.from_function(_verify, default_timeout=QUICK).run()
+    at.text_input(key="verify_question").input("How long are customer records kept?")
+    at.text_area(key="verify_draft").input(DRAFT)
+    at.button(key="verify_submit").click().run()
+    at.get("button_group")[0].set_value("Accept").run()
+    sign = next(b for b in at.button if b.label == "Sign off")
+    sign.click().run()
+    assert any("Add a comment" in w.value for w in at.warning)  # an empty sign-off is refused
+    assert _store(settings).reviews_of("sess-verified-0001") == []
+    comment = next(t for t in at.text_area if t.label == "Reviewer's comment")
+    comment.input("Checked the retention figure against the policy.")  # a form: sent with its submit button
+    next(b for b in at.button if b.label == "Sign off").click().run()
+    assert not at.exception
+    reviews = _store(settings).reviews_of("sess-verified-0001")
+    assert len(reviews) == 1 and reviews[0].details["accepted"] == 1
+    assert reviews[0].details["comment"] == "Checked the retention figure against the policy."
+    assert any("Signed off as audit row" in s.value for s in at.success)
+    assert _store(settings).verify().ok
+
+
 def test_the_run_id_goes_in_the_url_and_a_reload_reopens_the_run(settings: Settings,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     fake = _FakeRecorder(settings)
