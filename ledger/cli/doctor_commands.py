@@ -1,4 +1,4 @@
-"""`evidence doctor`: do the registry, the vector store (and, as checks are added, the ledger) agree?
+"""`evidence doctor`: do the registry, the vector store, the keyword index and the ledger agree?
 
 Each check is a function `(settings, workspace or None, repair) -> list[Finding]` in CHECKS; a new check is one
 more function in that list. Findings print one line each, then a summary; exit 0 when nothing is left to fix.
@@ -44,7 +44,56 @@ def vectors_check(settings: Settings, workspace: str | None, repair: bool) -> li
     return findings
 
 
-CHECKS: list[Check] = [vectors_check]
+def keywords_check(settings: Settings, workspace: str | None, repair: bool) -> list[Finding]:
+    """The keyword index holds exactly the chunks Chroma holds, per workspace (ingest keeps them in step)."""
+    from ingest.pipeline import sync_keywords
+    from ledger.core.workspaces import validate_workspace
+    from ledger.loop.factory import build_ingestor, known_workspaces
+
+    names = [validate_workspace(workspace)] if workspace is not None else known_workspaces(settings)
+    findings: list[Finding] = []
+    for name in names:
+        try:
+            ingestor = build_ingestor(settings, name)
+        except EvidenceError:
+            continue  # the vectors check reports the name
+        assert ingestor.keywords is not None
+        if ingestor.missing_vectors():
+            continue  # the vectors check reports it; rebuilding the vectors brings the keyword index in step too
+        present, indexed = ingestor.store.ids(), ingestor.keywords.ids()
+        lacking, stale = len(present - indexed), len(indexed - present)
+        if not lacking and not stale:
+            continue
+        detail = f"the keyword index lacks {lacking} chunk(s) and holds {stale} stale one(s)"
+        if repair:
+            with ingestor.lock.hold(_say_waiting):
+                sync_keywords(ingestor.store, ingestor.keywords)
+            detail += "; brought in step with the vector store"
+        else:
+            detail += "; `evidence doctor --repair` or the next ingest brings it in step"
+        findings.append(Finding(kind="keyword_index", subject=name, workspace=name, detail=detail, repaired=repair))
+    return findings
+
+
+def ledger_check(settings: Settings, workspace: str | None, repair: bool) -> list[Finding]:
+    """The stored runs, their ledger entries and the audit chain agree (what `evidence audit verify` checks).
+
+    Never repaired: a run, its entries and its audit row are written in one transaction, so a run without its
+    audit row, or an entry without its run, was made outside the product, and is evidence to keep.
+    """
+    from ledger.loop.factory import build_run_store
+
+    report = build_run_store(settings).verify()
+    if report.ok:
+        return []
+    bad = report.first_bad
+    subject = (bad.session_id or f"row {bad.id}") if bad else "audit chain"
+    reason = bad.reason if bad else "the audit chain does not verify"
+    return [Finding(kind="ledger", subject=subject, detail=f"{reason}; not repairable (the product writes runs, "
+                    "entries and audit rows together): see `evidence audit verify`")]
+
+
+CHECKS: list[Check] = [vectors_check, keywords_check, ledger_check]
 
 
 def doctor(
@@ -88,7 +137,8 @@ def doctor(
         console.print(f"{mark} {f.kind}{where} {shown(f.subject)}: {shown(f.detail)}", highlight=False,
                       soft_wrap=True)
     if not findings:
-        console.print("[green]healthy:[/] the registry and the vector store agree", highlight=False)
+        agree = "the registry, the vector store, the keyword index and the ledger agree"
+        console.print(f"[green]healthy:[/] {agree}", highlight=False)
     else:
         hint = "" if repair or not left else "; run `evidence doctor --repair` to fix what can be fixed"
         console.print(f"{len(findings)} found, {len(findings) - len(left)} repaired, {len(left)} remaining{hint}",

@@ -36,7 +36,7 @@ def doctor(*args: str) -> tuple[int, str]:
 
 
 def test_a_healthy_home_says_so_and_exits_0(docs: Path) -> None:
-    assert doctor() == (0, "healthy: the registry and the vector store agree\n")
+    assert doctor() == (0, "healthy: the registry, the vector store, the keyword index and the ledger agree\n")
 
 
 def test_every_kind_of_disagreement_is_one_line_and_repair_fixes_what_it_can(docs: Path, settings: Settings) -> None:
@@ -95,3 +95,29 @@ def test_help_has_examples_and_a_bad_workspace_is_one_line(home: Path) -> None:
     bad = evidence(home, "doctor", "-w", "../x")
     assert bad.returncode == 2 and bad.stderr.startswith("error: invalid workspace name '../x'")
     assert "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_a_lost_keyword_index_is_reported_and_repaired(docs: Path, settings: Settings) -> None:
+    ingestor = build_ingestor(settings)
+    assert ingestor.keywords is not None
+    ingestor.keywords.delete(sorted(ingestor.keywords.ids())[:2])
+    code, out = doctor()
+    assert code == 1 and "keyword_index" in out and "lacks 2 chunk(s)" in out
+    code, out = doctor("--repair")
+    assert code == 0 and "brought in step with the vector store" in out
+    assert ingestor.keywords.ids() == ingestor.store.ids()
+
+
+def test_a_stored_run_edited_outside_the_product_is_reported_and_never_repaired(docs: Path, settings: Settings) -> None:
+    from sqlalchemy import text
+
+    from ledger.storage.database import open_engine
+    from ledger.storage.runs import RunStore
+    from tests.ledger.audit_fixtures import simple_run
+
+    RunStore(open_engine(settings), settings).save_run(simple_run("sess-doctor-0001"))
+    with open_engine(settings).begin() as conn:
+        conn.execute(text("UPDATE ledger_entries SET verdict = 'supported', claim_text = 'edited'"))
+    for args in ((), ("--repair",)):
+        code, out = doctor(*args)
+        assert code == 1 and "ledger" in out and "sess-doctor-0001" in out and "not repairable" in out
