@@ -53,6 +53,9 @@ def render_result(result: RunResult, record: AuditRecord | None = None, *, key: 
         components.revision_history(result)
     with tabs[2]:
         components.audit_details(result, record)
+        if result.settings_used:  # runs stored before this was recorded have none
+            st.caption("How this run was made: backend, models and the thresholds it was held to")
+            st.table({name.replace("_", " "): str(value) for name, value in result.settings_used.items()})
 
 
 def outcome_line(outcome: Outcome) -> None:

@@ -97,6 +97,17 @@ def test_history_lists_stored_runs_and_opens_one_with_its_ledger(settings: Setti
     _no_html(at)
 
 
+def test_a_run_shows_the_backend_models_and_thresholds_it_was_held_to(settings: Settings) -> None:
+    run = simple_run("sess-simple-0002")
+    run.settings_used = {"backend": "local", "coverage_target": 0.95, "similarity_threshold": 0.8}
+    _store(settings).save_run(run)
+    at = AppTest.from_function(_history, default_timeout=QUICK).run()
+    at.selectbox(key="history_session").set_value("sess-simple-0002").run()
+    assert not at.exception
+    used = next(t.value for t in at.table if "coverage target" in t.value.index)
+    assert used.loc["coverage target"].iloc[0] == "0.95" and used.loc["backend"].iloc[0] == "local"
+
+
 def test_history_escapes_markup_from_documents(settings: Settings) -> None:
     _store(settings).save_run(flawed_run())
     at = AppTest.from_function(_history, default_timeout=QUICK)
