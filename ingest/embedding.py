@@ -1,4 +1,9 @@
-"""Sentence embeddings: all-MiniLM-L6-v2 loaded offline from its PyPI package, once per process."""
+"""Sentence embeddings: all-MiniLM-L6-v2 loaded offline from its PyPI package, once per process.
+
+Two backends make the vectors (EmbeddingSettings.backend): 'torch' runs the model as published (fp32), 'onnx-int8'
+its int8 ONNX export (ingest.onnx_encoder). Their vectors are close but not equal, so a store records the
+fingerprint of the backend that filled it and is never searched or extended with the other's vectors.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ledger.core.models import Tokenizer, load_sentence_transformer, load_tokenizer
+from ingest.onnx_encoder import RECIPE, OnnxEncoder
+from ledger.core.errors import ConfigError
+from ledger.core.models import BUNDLED_MODEL, Tokenizer, load_sentence_transformer, load_tokenizer
 from ledger.core.settings import EmbeddingSettings
+
+STORE_KEY = "embedding_backend"  # the store's metadata key holding backend_fingerprint() of its vectors
+LEGACY_BACKEND = "torch"  # stores written before the fingerprint existed were all embedded by torch
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
@@ -19,6 +29,12 @@ class Embedder:
 
     def __init__(self, settings: EmbeddingSettings | None = None) -> None:
         self.settings = settings or EmbeddingSettings()
+        self._onnx: OnnxEncoder | None = None
+
+    @property
+    def fingerprint(self) -> str:
+        """Which model and backend make this embedder's vectors (see backend_fingerprint)."""
+        return backend_fingerprint(self.settings)
 
     @property
     def model(self) -> SentenceTransformer:
@@ -34,6 +50,10 @@ class Embedder:
         """Embeddings of `texts`, one normalised row each."""
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
+        if self.settings.backend == "onnx-int8":
+            if self._onnx is None:
+                self._onnx = OnnxEncoder(self.settings.model, self.settings.cache_dir, self.settings.threads)
+            return self._onnx.encode(texts, batch_size or self.settings.batch_size)
         vectors = self.model.encode(
             texts,
             batch_size=batch_size or self.settings.batch_size,
@@ -78,3 +98,38 @@ class CachedEmbedder(Embedder):
         while len(self._vectors) > self.max_items:
             self._vectors.popitem(last=False)
         return np.asarray(rows, dtype=np.float32)
+
+
+def backend_fingerprint(settings: EmbeddingSettings, backend: str | None = None) -> str:
+    """'<backend>:<model>' naming what makes the vectors, e.g. 'onnx-int8.v1:all-MiniLM-L6-v2'. Pure.
+
+    The onnx backend is named by its export recipe, so a changed recipe counts as another backend.
+    """
+    backend = backend or settings.backend
+    model = BUNDLED_MODEL if settings.model == f"sentence-transformers/{BUNDLED_MODEL}" else settings.model
+    return f"{RECIPE if backend == 'onnx-int8' else backend}:{model}"
+
+
+def stored_fingerprint(recorded: str | None, count: int, settings: EmbeddingSettings) -> str | None:
+    """The fingerprint of a store's vectors: the recorded one; for a store filled before fingerprints were
+    recorded, torch's with the configured model; None for an empty store (any backend may fill it). Pure."""
+    if recorded:
+        return recorded
+    return backend_fingerprint(settings, LEGACY_BACKEND) if count > 0 else None
+
+
+def check_store_backend(recorded: str | None, count: int, settings: EmbeddingSettings, workspace: str) -> None:
+    """Raises ConfigError when the workspace's `count` vectors were made by another backend or model than
+    `settings` would use: the two are never mixed in one store nor compared in one search. Pure."""
+    stored = stored_fingerprint(recorded, count, settings)
+    current = backend_fingerprint(settings)
+    if stored is None or stored == current:
+        return
+    ways = "re-embed it (evidence ingest of its folders again)"
+    for backend in ("torch", "onnx-int8"):
+        if backend != settings.backend and backend_fingerprint(settings, backend) == stored:
+            ways += f", or set EVIDENCE_EMBEDDING__BACKEND={backend} to use it as it is"
+    raise ConfigError(
+        f"workspace {workspace!r} holds {count} vectors made by {stored}, but the embedder is now {current}: "
+        f"the two are never mixed; {ways}"
+    )

@@ -105,3 +105,56 @@ def load_cross_encoder(model_name: str, device: str = "cpu") -> Any:
         return CrossEncoder(model_name, device=device, local_files_only=offline)
     except Exception as exc:  # missing files, no hub, bad config: all mean "cannot load"
         raise ModelError(_reason(exc)) from exc
+
+
+def model_directory(name: str) -> Path:
+    """A local directory holding model `name`'s files: the bundled package, a directory, or the hub cache.
+
+    A hub id is looked up in the local Hugging Face cache (offline unless HF_HUB_OFFLINE=0 says otherwise).
+    Raises ModelError with a one-line reason.
+    """
+    path = resolve_model_path(name)
+    if Path(path).is_dir():
+        return Path(path)
+    try:
+        from huggingface_hub import snapshot_download
+
+        return Path(snapshot_download(path, local_files_only=_local_only(path, offline_by_default=True)))
+    except Exception as exc:
+        raise ModelError(f"cannot find the files of embedding model {name!r}: {_reason(exc)}") from exc
+
+
+@cache
+def load_onnx_session(path: str, threads: int = 0) -> Any:
+    """An onnxruntime CPU session over the model file `path`, loaded once per process per thread count.
+
+    Idle worker threads yield instead of spinning: on a shared CPU, spinning threads slow everyone (this one too).
+    """
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    options.log_severity_level = 3  # errors only: its warnings are about graph details, not for users
+    try:
+        return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+    except Exception as exc:
+        raise ModelError(f"cannot load ONNX model {path}: {_reason(exc)}") from exc
+
+
+@cache
+def load_fast_tokenizer(directory: str, max_length: int) -> Any:
+    """The Rust tokenizer (`tokenizers.Tokenizer`) of the model in `directory`, truncating at `max_length` word
+    pieces and padding each batch to its longest text, as sentence-transformers does."""
+    from tokenizers import Tokenizer as RustTokenizer
+
+    try:
+        tokenizer = RustTokenizer.from_file(str(Path(directory) / "tokenizer.json"))
+    except Exception as exc:
+        raise ModelError(f"cannot load the fast tokenizer in {directory}: {_reason(exc)}") from exc
+    # The file's own settings may truncate and pad to a fixed 128 (all-MiniLM-L6-v2's do): replace both.
+    pad = tokenizer.padding or {}
+    tokenizer.enable_truncation(max_length)
+    tokenizer.enable_padding(pad_id=pad.get("pad_id", 0), pad_token=pad.get("pad_token", "[PAD]"), length=None)
+    return tokenizer

@@ -1,0 +1,239 @@
+"""The onnx-int8 embedding backend: the sentence-transformers model exported to ONNX and quantised to int8.
+
+The export runs once per model and is kept in a cache directory (EmbeddingSettings.cache_dir): the transformer
+is traced with torch.onnx, then its weights are quantised by onnxruntime's dynamic quantisation (uint8 weights,
+one scale per output channel: on AVX2 CPUs without VNNI the int8-weight kernels saturate and lose accuracy).
+At run time only onnxruntime and the model's Rust tokenizer are used; pooling and normalisation are those of
+sentence-transformers (mean over the attention mask, then L2), so the vectors live in the same space.
+
+A cached export is found by a key over the recipe and the model files' names, sizes and modification times,
+and checked against the SHA-256 its manifest records: a damaged file is exported again, never used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ledger.core.errors import ModelError
+from ledger.core.models import load_fast_tokenizer, load_onnx_session, model_directory
+
+log = logging.getLogger(__name__)
+
+RECIPE = "onnx-int8.v1"  # change when the export or quantisation changes: the vectors change with it
+MODEL_FILE = "model.int8.onnx"
+MANIFEST = "manifest.json"
+_SOURCES = (
+    "config.json",
+    "model.safetensors",
+    "pytorch_model.bin",
+    "tokenizer.json",
+    "modules.json",
+    "sentence_bert_config.json",
+    "1_Pooling/config.json",
+)
+_OPSET = 17
+_CHUNK = 1 << 20
+
+
+def default_cache_dir() -> Path:
+    """$XDG_CACHE_HOME/evidence-ledger/models, else ~/.cache/evidence-ledger/models."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "evidence-ledger" / "models"
+
+
+def export_key(model_dir: Path) -> str:
+    """Key of an export: the recipe and each model file's name, size and modification time (no full read)."""
+    digest = hashlib.sha256(RECIPE.encode())
+    for name in _SOURCES:
+        path = model_dir / name
+        if path.is_file():
+            stat = path.stat()
+            digest.update(f"\0{name}\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
+    return digest.hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file's bytes, read in 1 MiB pieces."""
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while block := f.read(_CHUNK):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def max_seq_length(model_dir: Path) -> int:
+    """Word pieces the model reads, as sentence-transformers decides: its own setting, else the position limit."""
+    for name, key in (("sentence_bert_config.json", "max_seq_length"), ("config.json", "max_position_embeddings")):
+        path = model_dir / name
+        if path.is_file() and isinstance(value := json.loads(path.read_text()).get(key), int):
+            return value
+    return 512
+
+
+def check_mean_pooled(model_dir: Path) -> None:
+    """Raises ModelError unless the model is transformer → mean pooling (→ normalise), which this backend runs."""
+    modules_file = model_dir / "modules.json"
+    if not modules_file.is_file():
+        return  # a plain transformer: sentence-transformers would mean-pool it too
+    kinds = [m.get("type", "").rsplit(".", 1)[-1] for m in json.loads(modules_file.read_text())]
+    pooling_file = model_dir / "1_Pooling" / "config.json"
+    pooling = json.loads(pooling_file.read_text()) if pooling_file.is_file() else {}
+    modes = {k for k, v in pooling.items() if k.startswith("pooling_mode") and v is True}
+    if kinds[:2] != ["Transformer", "Pooling"] or set(kinds[2:]) - {"Normalize"} or modes != {
+        "pooling_mode_mean_tokens"
+    }:
+        raise ModelError(
+            f"the onnx-int8 embedding backend runs mean-pooled models only ({model_dir.name} is "
+            f"{' → '.join(kinds)}): set EVIDENCE_EMBEDDING__BACKEND=torch"
+        )
+
+
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """Silences the exporter's tracer warnings and the quantiser's advice, which are not for users."""
+
+    def drop(_record: logging.LogRecord) -> bool:
+        return False
+
+    root = logging.getLogger()
+    root.addFilter(drop)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        root.removeFilter(drop)
+
+
+def export_int8(model_dir: Path, target: Path) -> None:
+    """Export the transformer of `model_dir` to ONNX and quantise it to int8 at `target` (written atomically)."""
+    import torch
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from transformers import AutoModel
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()  # the notice before the export says what is happening
+    model = AutoModel.from_pretrained(str(model_dir), local_files_only=True)
+    model.eval()
+    names = ["input_ids", "attention_mask"]
+    if getattr(model.config, "type_vocab_size", 0):
+        names.append("token_type_ids")
+
+    class Hidden(torch.nn.Module):
+        def __init__(self, inner: torch.nn.Module) -> None:
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, *inputs: torch.Tensor) -> torch.Tensor:
+            return self.inner(**dict(zip(names, inputs, strict=True))).last_hidden_state  # type: ignore[no-any-return]
+
+    example = tuple(torch.ones((2, 8), dtype=torch.long) for _ in names)
+    axes = {name: {0: "batch", 1: "sequence"} for name in [*names, "last_hidden_state"]}
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".export-") as tmp, _quiet(), torch.no_grad():
+        fp32, int8 = Path(tmp) / "model.onnx", Path(tmp) / MODEL_FILE
+        torch.onnx.export(
+            Hidden(model), example, str(fp32), input_names=names, output_names=["last_hidden_state"],
+            dynamic_axes=axes, opset_version=_OPSET, dynamo=False,
+        )
+        quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QUInt8, per_channel=True)
+        os.replace(int8, target)
+
+
+def prepare_int8(model_dir: Path, cache_dir: Path, notice: Callable[[str], None] | None = None) -> Path:
+    """The int8 ONNX file of the model in `model_dir`: the cached one if its hash checks out, else exported now
+    (`notice` hears one line before the export starts)."""
+    key = export_key(model_dir)
+    folder = cache_dir / f"{model_dir.name}-{key[:16]}"
+    target, manifest = folder / MODEL_FILE, folder / MANIFEST
+    if target.is_file() and manifest.is_file():
+        try:
+            recorded = json.loads(manifest.read_text())
+        except (OSError, ValueError):
+            recorded = {}
+        if recorded.get("key") == key and recorded.get("sha256") == file_sha256(target):
+            return target
+        log.warning("the cached ONNX model in %s does not match its manifest: exporting it again", folder)
+    check_mean_pooled(model_dir)
+    (notice or log.warning)(
+        f"preparing the int8 embedding model (once, about a minute): exporting {model_dir.name} to {folder}"
+    )
+    started = time.perf_counter()
+    try:
+        export_int8(model_dir, target)
+    except ModelError:
+        raise
+    except Exception as exc:
+        raise ModelError(
+            f"cannot export {model_dir.name} to ONNX ({exc.__class__.__name__}: {str(exc)[:160]}); "
+            "set EVIDENCE_EMBEDDING__BACKEND=torch"
+        ) from exc
+    seconds = round(time.perf_counter() - started, 1)
+    record = {"key": key, "recipe": RECIPE, "source": str(model_dir), "sha256": file_sha256(target),
+              "export_seconds": seconds}
+    partial = manifest.with_suffix(".tmp")
+    partial.write_text(json.dumps(record, indent=1))
+    os.replace(partial, manifest)
+    log.info("int8 embedding model ready in %.1f s", seconds)
+    return target
+
+
+@cache
+def _prepared(name: str, cache_dir: Path) -> tuple[str, str, int]:
+    """(ONNX file, model directory, max word pieces) of model `name`, prepared once per process."""
+    model_dir = model_directory(name)
+    return str(prepare_int8(model_dir, cache_dir)), str(model_dir), max_seq_length(model_dir)
+
+
+class OnnxEncoder:
+    """Encodes texts with the int8 ONNX export of a sentence-transformers model; loads on first use."""
+
+    def __init__(self, model: str, cache_dir: Path | None = None, threads: int = 0) -> None:
+        self.model = model
+        self.cache_dir = cache_dir or default_cache_dir()
+        self.threads = threads
+
+    def _parts(self) -> tuple[Any, Any]:
+        onnx_file, model_dir, max_length = _prepared(self.model, self.cache_dir)
+        return load_onnx_session(onnx_file, self.threads), load_fast_tokenizer(model_dir, max_length)
+
+    def encode(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
+        """One L2-normalised float32 row per text; longest texts batched together, as sentence-transformers does."""
+        session, tokenizer = self._parts()
+        wanted = {i.name for i in session.get_inputs()}
+        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
+        out: np.ndarray | None = None
+        for start in range(0, len(texts), batch_size):
+            rows = order[start : start + batch_size]
+            encodings = tokenizer.encode_batch([texts[i] for i in rows])
+            mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+            feed = {"input_ids": np.array([e.ids for e in encodings], dtype=np.int64), "attention_mask": mask}
+            if "token_type_ids" in wanted:
+                feed["token_type_ids"] = np.array([e.type_ids for e in encodings], dtype=np.int64)
+            hidden = session.run(None, {k: v for k, v in feed.items() if k in wanted})[0]
+            vectors = mean_pool(hidden, mask)
+            if out is None:
+                out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
+            out[rows] = vectors
+        return out if out is not None else np.zeros((0, 0), dtype=np.float32)
+
+
+def mean_pool(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Mean of the token vectors the mask keeps, L2-normalised: sentence-transformers' Pooling + Normalize."""
+    weights = mask[..., None].astype(np.float32)
+    summed = (hidden.astype(np.float32) * weights).sum(axis=1)
+    mean = summed / np.clip(weights.sum(axis=1), 1e-9, None)
+    return (mean / np.clip(np.linalg.norm(mean, axis=1, keepdims=True), 1e-12, None)).astype(np.float32)
