@@ -133,3 +133,16 @@ def check_store_backend(recorded: str | None, count: int, settings: EmbeddingSet
         f"workspace {workspace!r} holds {count} vectors made by {stored}, but the embedder is now {current}: "
         f"the two are never mixed; {ways}"
     )
+
+
+def settings_for_store(recorded: str | None, count: int, settings: EmbeddingSettings) -> EmbeddingSettings | None:
+    """Embedding settings whose vectors match the store's (so its queries can follow it, never mixing vectors):
+    `settings` itself when they already do or the store is empty, the same with the other backend when that one
+    made the store, else None (another model or an older export recipe: only re-embedding helps). Pure."""
+    stored = stored_fingerprint(recorded, count, settings)
+    if stored is None or stored == backend_fingerprint(settings):
+        return settings
+    for backend in ("torch", "onnx-int8"):
+        if backend_fingerprint(settings, backend) == stored:
+            return settings.model_copy(update={"backend": backend})
+    return None

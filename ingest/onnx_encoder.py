@@ -153,11 +153,14 @@ def export_int8(model_dir: Path, target: Path) -> None:
         os.replace(int8, target)
 
 
-def prepare_int8(model_dir: Path, cache_dir: Path, notice: Callable[[str], None] | None = None) -> Path:
-    """The int8 ONNX file of the model in `model_dir`: the cached one if its hash checks out, else exported now
-    (`notice` hears one line before the export starts)."""
+def prepare_int8(
+    model_dir: Path, cache_dir: Path, notice: Callable[[str], None] | None = None, name: str | None = None
+) -> Path:
+    """The int8 ONNX file of model `name` in `model_dir`: the cached one if its hash checks out, else exported
+    now (`notice` hears one line before the export starts)."""
     key = export_key(model_dir)
-    folder = cache_dir / f"{model_dir.name}-{key[:16]}"
+    name = name or model_dir.name
+    folder = cache_dir / f"{name.replace('/', '--')}-{key[:16]}"
     target, manifest = folder / MODEL_FILE, folder / MANIFEST
     if target.is_file() and manifest.is_file():
         try:
@@ -169,7 +172,7 @@ def prepare_int8(model_dir: Path, cache_dir: Path, notice: Callable[[str], None]
         log.warning("the cached ONNX model in %s does not match its manifest: exporting it again", folder)
     check_mean_pooled(model_dir)
     (notice or log.warning)(
-        f"preparing the int8 embedding model (once, about a minute): exporting {model_dir.name} to {folder}"
+        f"preparing the int8 embedding model (once, about a minute): exporting {name} to {folder}"
     )
     started = time.perf_counter()
     try:
@@ -178,7 +181,7 @@ def prepare_int8(model_dir: Path, cache_dir: Path, notice: Callable[[str], None]
         raise
     except Exception as exc:
         raise ModelError(
-            f"cannot export {model_dir.name} to ONNX ({exc.__class__.__name__}: {str(exc)[:160]}); "
+            f"cannot export {name} to ONNX ({exc.__class__.__name__}: {str(exc)[:160]}); "
             "set EVIDENCE_EMBEDDING__BACKEND=torch"
         ) from exc
     seconds = round(time.perf_counter() - started, 1)
@@ -195,7 +198,7 @@ def prepare_int8(model_dir: Path, cache_dir: Path, notice: Callable[[str], None]
 def _prepared(name: str, cache_dir: Path) -> tuple[str, str, int]:
     """(ONNX file, model directory, max word pieces) of model `name`, prepared once per process."""
     model_dir = model_directory(name)
-    return str(prepare_int8(model_dir, cache_dir)), str(model_dir), max_seq_length(model_dir)
+    return str(prepare_int8(model_dir, cache_dir, name=name)), str(model_dir), max_seq_length(model_dir)
 
 
 class OnnxEncoder:
@@ -211,24 +214,25 @@ class OnnxEncoder:
         return load_onnx_session(onnx_file, self.threads), load_fast_tokenizer(model_dir, max_length)
 
     def encode(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
-        """One L2-normalised float32 row per text; longest texts batched together, as sentence-transformers does."""
+        """One L2-normalised float32 row per text.
+
+        Each text is its own batch (`batch_size` is not used): dynamic quantisation scales the activations of a
+        whole batch at once, so in a shared batch a text's vector would depend on its companions; alone, it is
+        the same every time. On a CPU this costs nothing: a 200-piece text already fills the matrix kernels, and
+        no padding is computed.
+        """
         session, tokenizer = self._parts()
         wanted = {i.name for i in session.get_inputs()}
-        order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))
-        out: np.ndarray | None = None
-        for start in range(0, len(texts), batch_size):
-            rows = order[start : start + batch_size]
-            encodings = tokenizer.encode_batch([texts[i] for i in rows])
-            mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
-            feed = {"input_ids": np.array([e.ids for e in encodings], dtype=np.int64), "attention_mask": mask}
+        rows = []
+        for text in texts:
+            encoding = tokenizer.encode(text)
+            mask = np.array([encoding.attention_mask], dtype=np.int64)
+            feed = {"input_ids": np.array([encoding.ids], dtype=np.int64), "attention_mask": mask}
             if "token_type_ids" in wanted:
-                feed["token_type_ids"] = np.array([e.type_ids for e in encodings], dtype=np.int64)
+                feed["token_type_ids"] = np.array([encoding.type_ids], dtype=np.int64)
             hidden = session.run(None, {k: v for k, v in feed.items() if k in wanted})[0]
-            vectors = mean_pool(hidden, mask)
-            if out is None:
-                out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
-            out[rows] = vectors
-        return out if out is not None else np.zeros((0, 0), dtype=np.float32)
+            rows.append(mean_pool(hidden, mask)[0])
+        return np.asarray(rows, dtype=np.float32) if rows else np.zeros((0, 0), dtype=np.float32)
 
 
 def mean_pool(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
