@@ -89,9 +89,12 @@ def ingest(
             + f"; {report.chunks_added} chunks written in {report.seconds:.1f}s"
             + (f"; {len(report.failed)} failed:" if report.failed else ""),
             highlight=False,
+            soft_wrap=True,
         )
-        for failure in report.failed:
-            err_console.print(f"[red]failed[/] {shown(failure.path)}: {shown(failure.error)}", highlight=False)
+        for failure in report.failed:  # one line each, never wrapped, so it can be grepped
+            err_console.print(
+                f"[red]failed[/] {shown(failure.path)}: {shown(failure.error)}", highlight=False, soft_wrap=True
+            )
     raise typer.Exit(1 if report.failed else 0)
 
 

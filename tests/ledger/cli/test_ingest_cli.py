@@ -12,8 +12,8 @@ from ledger.loop.factory import build_ingestor
 from tests.fakes import HashEmbedder
 
 
-def evidence(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "EVIDENCE_HOME": str(home), "HF_HUB_OFFLINE": "1", "COLUMNS": "250"}
+def evidence(home: Path, *args: str, columns: int = 250) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "EVIDENCE_HOME": str(home), "HF_HUB_OFFLINE": "1", "COLUMNS": str(columns)}
     cmd = [sys.executable, "-c", "from ledger.cli import main; main()", *args]
     return subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
 
@@ -33,7 +33,7 @@ def test_failed_files_are_listed_one_line_each_without_escape_codes(home: Path, 
     (folder / "elf.html").write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 4)
     os.mkfifo(folder / "pipe.md")
     (folder / "zero.txt").symlink_to("/dev/zero")
-    done = evidence(home, "ingest", str(folder))
+    done = evidence(home, "ingest", str(folder), columns=80)  # each failure stays on one line, however long
     assert done.returncode == 1
     assert "\x1b" not in done.stderr + done.stdout and "Traceback" not in done.stderr
     failed = sorted(line for line in done.stderr.splitlines() if line.startswith("failed "))
