@@ -50,6 +50,18 @@ def _client(settings: Settings) -> Any:
         raise StoreError(f"cannot open Chroma at {where}: {exc}") from exc
 
 
+def reopen_embedded_stores() -> None:
+    """Make the next VectorStore of this process read the embedded Chroma afresh.
+
+    An embedded Chroma client keeps its vector index in memory: vectors another process (a CLI ingest beside the
+    UI) wrote after it opened are counted but not searched. Stores opened after this call see them; stores
+    already open keep their view.
+    """
+    from chromadb.api.client import SharedSystemClient
+
+    SharedSystemClient.clear_system_cache()
+
+
 def _setting_up(settings: Settings) -> AbstractContextManager[None]:
     """The home's set-up lock for the embedded Chroma (a server serialises its own set-up)."""
     return setup_lock(settings.home).hold(timeout=_SETUP_WAIT_S) if settings.chroma_url is None else nullcontext()

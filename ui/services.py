@@ -140,7 +140,8 @@ def anthropic_available(config: Settings) -> bool:
 
 
 @st.cache_resource(show_spinner="Loading the embedding model and the corpus…", max_entries=4)
-def _recorder(backend: str, workspace: str, where: tuple[str, str, str], _config: Settings) -> RecordedPipeline:
+def _recorder(backend: str, workspace: str, where: tuple[str, str, str], corpus: str,
+              _config: Settings) -> RecordedPipeline:
     from ledger.loop.factory import build_recorded
 
     return build_recorded(_config.model_copy(update={"backend": backend}), workspace)
@@ -150,7 +151,21 @@ def recorder(config: Settings, backend: str, workspace: str) -> RecordedPipeline
     """The recording pipeline of (backend, workspace), built once per process (building it loads the model) and
     shared by every browser session: each run has its own call meter, so runs need not wait for each other."""
     where = (str(config.home.resolve()), config.database_url or "", str(config.chroma_url or ""))
-    return _recorder(backend, workspace, where, config)
+    # The corpus version is part of the key: after an ingest by any process (a CLI beside the UI) the next run
+    # builds a pipeline on a freshly opened store, which sees the new vectors.
+    from ledger.loop.factory import build_registry
+
+    corpus = build_registry(config, workspace).version()
+    seen = _corpus_seen.setdefault((backend, workspace, where), corpus)
+    if seen != corpus:
+        from ingest.vectorstore import reopen_embedded_stores
+
+        reopen_embedded_stores()
+        _corpus_seen[(backend, workspace, where)] = corpus
+    return _recorder(backend, workspace, where, corpus, config)
+
+
+_corpus_seen: dict[tuple[str, str, tuple[str, str, str]], str] = {}
 
 
 def forget_pipelines() -> None:

@@ -27,6 +27,17 @@ class Registry:
             ).all()
             return [_info(row) for row in rows]
 
+    def version(self) -> str:
+        """Changes whenever a document of the workspace is added, replaced or removed (by any process)."""
+        from sqlalchemy import func
+
+        with Session(self.engine) as session:
+            count, newest = session.exec(
+                select(func.count(), func.max(DocumentRow.ingested_at)).where(DocumentRow.workspace == self.workspace)
+            ).one()
+            ids = session.exec(select(DocumentRow.id).where(DocumentRow.workspace == self.workspace)).all()
+        return f"{count}:{newest}:{hash(tuple(sorted(ids)))}"
+
     def by_id(self) -> dict[str, DocumentInfo]:
         """Every document of the workspace keyed by id."""
         return {doc.id: doc for doc in self.all()}

@@ -37,6 +37,14 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+def _as_from_a_shell() -> None:
+    """The child starts with the signal state a shell gives it: nothing blocked, nothing ignored. The test process
+    may carry another (libraries loaded by earlier tests, or `nohup`), which the child would otherwise inherit."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def _wait_until(check, timeout: float) -> bool:  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -55,7 +63,7 @@ def started(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("EVIDENCE_")}
     env |= {"EVIDENCE_HOME": str(tmp_path / "home"), "HF_HUB_OFFLINE": "1"}
     command = subprocess.Popen([str(EVIDENCE), "ui", "--port", str(port)], env=env, cwd=tmp_path,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_as_from_a_shell)
 
     def healthy() -> bool:
         try:
