@@ -23,10 +23,9 @@ Check = Callable[[Settings, "str | None", bool], list[Finding]]
 def vectors_check(settings: Settings, workspace: str | None, repair: bool) -> list[Finding]:
     """Registry ↔ Chroma ↔ source files, per workspace; then collections left by the old workspace naming."""
     from ingest.consistency import check_legacy_collections, check_workspace
-    from ledger.core.workspaces import validate_workspace
-    from ledger.loop.factory import build_ingestor, known_workspaces
+    from ledger.loop.factory import build_ingestor
 
-    names = [validate_workspace(workspace)] if workspace is not None else known_workspaces(settings)
+    names = _workspaces(settings, workspace)
     findings: list[Finding] = []
     healthy: set[str] = set()
     for name in names:
@@ -44,15 +43,21 @@ def vectors_check(settings: Settings, workspace: str | None, repair: bool) -> li
     return findings
 
 
+def _workspaces(settings: Settings, workspace: str | None) -> list[str]:
+    """The workspace named (checked), else every workspace with documents."""
+    from ledger.core.workspaces import validate_workspace
+    from ledger.loop.factory import known_workspaces
+
+    return [validate_workspace(workspace)] if workspace is not None else known_workspaces(settings)
+
+
 def keywords_check(settings: Settings, workspace: str | None, repair: bool) -> list[Finding]:
     """The keyword index holds exactly the chunks Chroma holds, per workspace (ingest keeps them in step)."""
     from ingest.pipeline import sync_keywords
-    from ledger.core.workspaces import validate_workspace
-    from ledger.loop.factory import build_ingestor, known_workspaces
+    from ledger.loop.factory import build_ingestor
 
-    names = [validate_workspace(workspace)] if workspace is not None else known_workspaces(settings)
     findings: list[Finding] = []
-    for name in names:
+    for name in _workspaces(settings, workspace):
         try:
             ingestor = build_ingestor(settings, name)
         except EvidenceError:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import date
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, func
 from sqlmodel import Session, select
 
 from ledger.core.types import DocumentInfo
@@ -29,14 +29,11 @@ class Registry:
 
     def version(self) -> str:
         """Changes whenever a document of the workspace is added, replaced or removed (by any process)."""
-        from sqlalchemy import func
-
         with Session(self.engine) as session:
             count, newest = session.exec(
                 select(func.count(), func.max(DocumentRow.ingested_at)).where(DocumentRow.workspace == self.workspace)
             ).one()
-            ids = session.exec(select(DocumentRow.id).where(DocumentRow.workspace == self.workspace)).all()
-        return f"{count}:{newest}:{hash(tuple(sorted(ids)))}"
+        return f"{count}:{newest}"  # an add or a replace moves the newest time; a removal lowers the count
 
     def by_id(self) -> dict[str, DocumentInfo]:
         """Every document of the workspace keyed by id."""

@@ -14,7 +14,6 @@ import pytest
 import typer
 from typer.testing import CliRunner, Result
 
-from ledger.cli import audit_commands
 from ledger.core.errors import NotFoundError
 from ledger.core.settings import Settings
 from ledger.exports.json_csv import check_csv_export, check_json_export, load_schema
@@ -23,14 +22,6 @@ from ledger.storage.runs import RunStore
 from tests.ledger.audit_fixtures import SCRIPT, flawed_run, simple_run
 
 NOW = datetime.now(UTC)
-
-
-@pytest.fixture
-def app() -> typer.Typer:
-    """A small app with only this module's commands."""
-    app = typer.Typer()
-    audit_commands.register(app)
-    return app
 
 
 @pytest.fixture

@@ -19,7 +19,6 @@ import typer
 from typer.testing import CliRunner, Result
 
 from ledger.audit import chain as audit
-from ledger.cli import audit_commands
 from ledger.core.settings import Settings
 from ledger.storage.database import open_engine
 from ledger.storage.runs import RunStore
@@ -27,14 +26,6 @@ from tests.ledger.audit_fixtures import flawed_run, simple_run
 
 NOW = datetime.now(UTC)
 GENESIS = "0" * 64
-
-
-@pytest.fixture
-def app() -> typer.Typer:
-    """The audit and export commands."""
-    app = typer.Typer()
-    audit_commands.register(app)
-    return app
 
 
 @pytest.fixture

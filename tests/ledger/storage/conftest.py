@@ -27,7 +27,8 @@ def any_db(request: pytest.FixtureRequest, settings: Settings) -> Iterator[Setti
     admin = create_engine(PG_URL)
     with admin.begin() as conn:
         conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    url = make_url(PG_URL).update_query_dict({"options": f"-csearch_path={schema}"})
+    # A session time zone far from UTC: stored instants must not depend on it.
+    url = make_url(PG_URL).update_query_dict({"options": f"-csearch_path={schema} -ctimezone=Pacific/Auckland"})
     scoped = settings.model_copy(update={"database_url": url.render_as_string(hide_password=False)})
     yield scoped
     open_engine(scoped).dispose()

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import threading
-import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, create_engine, make_url, text
+from sqlalchemy import Engine, create_engine, text
 
 from ledger.audit import chain as audit
 from ledger.core.errors import NotFoundError, StoreError
@@ -19,29 +16,13 @@ from ledger.storage.database import migrate, open_engine
 from ledger.storage.runs import RunStore
 from tests.ledger.audit_fixtures import flawed_run, simple_run
 
-PG_URL = os.environ.get("EVIDENCE_TEST_POSTGRES_URL")
 NOW = datetime.now(UTC)
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def db_settings(request: pytest.FixtureRequest, settings: Settings) -> Iterator[Settings]:
-    """Settings whose database is a fresh SQLite file, or a fresh schema on the PostgreSQL test server."""
-    if request.param == "sqlite":
-        yield settings
-        return
-    if not PG_URL:
-        pytest.skip("EVIDENCE_TEST_POSTGRES_URL is not set")
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(PG_URL)
-    with admin.begin() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    # A session time zone far from UTC: stored instants must not depend on it.
-    url = make_url(PG_URL).update_query_dict({"options": f"-csearch_path={schema} -ctimezone=Pacific/Auckland"})
-    yield settings.model_copy(update={"database_url": url.render_as_string(hide_password=False)})
-    open_engine(settings.model_copy(update={"database_url": url.render_as_string(hide_password=False)})).dispose()
-    with admin.begin() as conn:
-        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-    admin.dispose()
+@pytest.fixture
+def db_settings(any_db: Settings) -> Settings:
+    """A fresh SQLite file, or a fresh schema on the PostgreSQL test server (tests/ledger/storage/conftest.py)."""
+    return any_db
 
 
 @pytest.fixture
