@@ -50,3 +50,11 @@ class InputError(EvidenceError):
 
 class NotFoundError(EvidenceError):
     """A session, document or chunk the user named does not exist."""
+
+
+class RunCancelled(EvidenceError):
+    """The user cancelled a run; it stopped at a stage boundary and nothing of it was stored."""
+
+    def __init__(self, stage: str = "") -> None:
+        super().__init__("Run cancelled" + (f" {stage}" if stage else "") + "; nothing was stored.")
+        self.stage = stage

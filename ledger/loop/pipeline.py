@@ -20,6 +20,7 @@ from ledger.backends.base import (
     Roles,
     WriteRequest,
 )
+from ledger.core.cancellation import CancelToken
 from ledger.core.metering import CallMeter, metering
 from ledger.core.settings import Settings
 from ledger.core.types import Chunk, EvidenceLedger, Mode, RevisionAttempt, RiskFlag, RunResult
@@ -78,16 +79,20 @@ class Pipeline:
         self.roles = roles
         self.today = today
 
-    def ask(self, question: str, meter: CallMeter | None = None) -> RunResult:
-        """Answer a question from the documents, revising until the evidence holds (mode `answer`)."""
-        return self._run("answer", question, None, meter or CallMeter())
+    def ask(self, question: str, meter: CallMeter | None = None, cancel: CancelToken | None = None) -> RunResult:
+        """Answer a question from the documents, revising until the evidence holds (mode `answer`).
 
-    def verify(self, question: str, draft: str, meter: CallMeter | None = None) -> RunResult:
-        """Judge and revise a draft written elsewhere (mode `verify`)."""
-        return self._run("verify", question, draft, meter or CallMeter())
+        A set `cancel` token stops the run at the next stage boundary with RunCancelled."""
+        return self._run("answer", question, None, meter or CallMeter(), cancel or CancelToken())
 
-    def _run(self, mode: Mode, question: str, draft: str | None, meter: CallMeter) -> RunResult:
+    def verify(self, question: str, draft: str, meter: CallMeter | None = None,
+               cancel: CancelToken | None = None) -> RunResult:
+        """Judge and revise a draft written elsewhere (mode `verify`); `cancel` as for `ask`."""
+        return self._run("verify", question, draft, meter or CallMeter(), cancel or CancelToken())
+
+    def _run(self, mode: Mode, question: str, draft: str | None, meter: CallMeter, cancel: CancelToken) -> RunResult:
         started = time.perf_counter()
+        cancel.check("before it started")
         question = clean_question(question, self.settings.revision.max_question_chars)
         if draft is not None:
             draft = clean_draft(draft, self.settings.revision.max_draft_chars)
@@ -95,6 +100,7 @@ class Pipeline:
             hits = self.retriever.retrieve(
                 question, self.settings.revision.retrieve_k, self.settings.revision.min_relevance
             )
+            cancel.check("after retrieval")
             evidence = [hit.chunk for hit in hits]
             risk = risk_level(question, [c.text for c in evidence])
             result = RunResult(
@@ -113,7 +119,7 @@ class Pipeline:
             if not evidence and draft is None:
                 self._no_evidence(result)
             else:
-                self._loop(result, draft, evidence, thresholds)
+                self._loop(result, draft, evidence, thresholds, cancel)
             result.risk_flags += quarantined
         result.duration_ms = int((time.perf_counter() - started) * 1000)
         result.llm_calls = meter.calls
@@ -130,10 +136,12 @@ class Pipeline:
             RiskFlag(type="no_evidence", severity="high", description="No documents matched the query")
         ]
 
-    def _loop(self, result: RunResult, draft: str | None, evidence: list[Chunk], thresholds: Thresholds) -> None:
+    def _loop(self, result: RunResult, draft: str | None, evidence: list[Chunk], thresholds: Thresholds,
+              cancel: CancelToken) -> None:
         question = result.question
         if draft is None:
             written = self.roles.writer.run(WriteRequest(question, evidence))
+            cancel.check("after the draft")
             text, unanswered = written.text, not written.answered
         else:
             text, unanswered = draft, False
@@ -142,15 +150,20 @@ class Pipeline:
         )
         rounds: list[RevisionAttempt] = []
         while True:
+            revision = f"revision {len(rounds)}" if rounds else "the draft"
             critique = self.roles.skeptic.run(CritiqueRequest(question, text, evidence))
+            cancel.check(f"after the critique of {revision}")
             extraction = self.roles.extractor.run(ExtractRequest(question, text, evidence))
+            cancel.check(f"after the claims of {revision} were extracted")
             ledger = self.judge.judge_claims(extraction.claims, judge_settings)
+            cancel.check(f"after {revision} was judged")
             ledger.completeness, ledger.gaps = extraction.completeness, list(extraction.gaps)
             decision = decide_revision(ledger, len(rounds), thresholds)
             rounds.append(RevisionAttempt(response=text, critique=critique, ledger=ledger, decision=decision))
             if not decision.should_revise:
                 break
             revised = self.roles.reviser.run(RevisionRequest(question, text, ledger, decision, critique, evidence))
+            cancel.check(f"after revision {len(rounds)} was written")
             if revised.text.strip() == text.strip():
                 decision.reason += "; the reviser could not change the draft"
                 break

@@ -6,6 +6,8 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from ledger.core.cancellation import CancelToken
+from ledger.core.errors import RunCancelled
 from ledger.core.metering import CallMeter
 from ledger.core.settings import Settings
 from ledger.core.types import Mode, RunResult
@@ -30,16 +32,18 @@ class RecordedPipeline:
         """The workspace the runs are answered from."""
         return self.pipeline.workspace
 
-    def ask(self, question: str) -> RunResult:
-        """Answer and store; a question that cannot be asked (InputError) is refused before any run starts."""
+    def ask(self, question: str, cancel: CancelToken | None = None) -> RunResult:
+        """Answer and store; a question that cannot be asked (InputError) is refused before any run starts.
+        A cancelled run (RunCancelled) stores nothing at all: no run, no ledger, no audit row."""
         question = clean_question(question, self.settings.revision.max_question_chars)
-        return self._recorded("answer", question, lambda meter: self.pipeline.ask(question, meter))
+        return self._recorded("answer", question, lambda meter: self.pipeline.ask(question, meter, cancel))
 
-    def verify(self, question: str, draft: str) -> RunResult:
-        """Verify a draft and store; unusable input (InputError) is refused before any run starts."""
+    def verify(self, question: str, draft: str, cancel: CancelToken | None = None) -> RunResult:
+        """Verify a draft and store; unusable input (InputError) is refused before any run starts; `cancel` as
+        for `ask`."""
         question = clean_question(question, self.settings.revision.max_question_chars)
         draft = clean_draft(draft, self.settings.revision.max_draft_chars)
-        return self._recorded("verify", question, lambda meter: self.pipeline.verify(question, draft, meter))
+        return self._recorded("verify", question, lambda meter: self.pipeline.verify(question, draft, meter, cancel))
 
     def _recorded(self, mode: Mode, question: str, run: Callable[[CallMeter], RunResult]) -> RunResult:
         started = datetime.now(UTC)
@@ -47,6 +51,8 @@ class RecordedPipeline:
         meter = CallMeter()
         try:
             result = run(meter)
+        except RunCancelled:
+            raise  # the user stopped it: not a failure to record
         except Exception as exc:
             self.store.save_failed_run(
                 new_session_id(),
