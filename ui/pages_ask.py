@@ -6,7 +6,18 @@ import streamlit as st
 
 from ui import services
 from ui.result import render_result
-from ui.runs import busy_key, clicked, execute, linked_run, mark_busy, show_error, show_stages
+from ui.runs import (
+    busy_key,
+    clicked,
+    collect,
+    follow,
+    linked_run,
+    mark_busy,
+    show_cancelled,
+    show_error,
+    show_stages,
+    start,
+)
 from ui.services import guarded, plain
 
 RESULT_KEY = "ask_run"
@@ -28,6 +39,7 @@ def render() -> None:
         st.info(f"Workspace **{plain(workspace)}** has no documents yet: add some on the Documents page first.",
                 icon=":material/upload_file:")
     cap = services.max_question_chars(config)
+    collect(PAGE, config, RESULT_KEY)  # a run that is over: its outcome, and the button enabled
     pending, problem = None, None
     if clicked(PAGE):  # read before the form is drawn, so a refused question leaves the button enabled
         text = str(st.session_state.get("ask_question") or "").strip()
@@ -48,11 +60,11 @@ def render() -> None:
         st.warning(problem, icon=":material/edit:")
     if pending is not None:
         question = pending
-        shown = execute(PAGE, config, backend, workspace, lambda pipeline: pipeline.ask(question))
-        if shown is not None:
-            st.session_state[RESULT_KEY] = shown
-        st.rerun()  # the button comes back enabled, the result shows below
+        start(PAGE, config, backend, workspace, lambda pipeline, token: pipeline.ask(question, cancel=token))
+    if follow(PAGE):
+        return  # the run's status panel (with Cancel) is the page until the run is over
     show_error(PAGE)
+    show_cancelled(PAGE)
     show_stages(PAGE)
     linked_run(config, RESULT_KEY)
     shown = st.session_state.get(RESULT_KEY)

@@ -6,7 +6,18 @@ import streamlit as st
 
 from ui import services
 from ui.result import render_result
-from ui.runs import busy_key, clicked, execute, linked_run, mark_busy, show_error, show_stages
+from ui.runs import (
+    busy_key,
+    clicked,
+    collect,
+    follow,
+    linked_run,
+    mark_busy,
+    show_cancelled,
+    show_error,
+    show_stages,
+    start,
+)
 from ui.services import guarded, plain
 
 RESULT_KEY = "verify_run"
@@ -24,6 +35,7 @@ def render() -> None:
                f"documents in workspace **{plain(workspace)}** and given a verdict; then the revision is suggested "
                "change by change, for you to accept or reject.")
     q_cap, d_cap = services.max_question_chars(config), services.max_draft_chars(config)
+    collect(PAGE, config, RESULT_KEY)  # a run that is over: its outcome, and the button enabled
     pending, problem = None, None
     if clicked(PAGE):  # read before the form is drawn, so a refused draft leaves the button enabled
         q = str(st.session_state.get("verify_question") or "").strip()
@@ -47,11 +59,11 @@ def render() -> None:
         st.warning(problem, icon=":material/edit:")
     if pending is not None:
         question, draft = pending
-        shown = execute(PAGE, config, backend, workspace, lambda pipeline: pipeline.verify(question, draft))
-        if shown is not None:
-            st.session_state[RESULT_KEY] = shown
-        st.rerun()
+        start(PAGE, config, backend, workspace, lambda pipeline, token: pipeline.verify(question, draft, cancel=token))
+    if follow(PAGE):
+        return  # the run's status panel (with Cancel) is the page until the run is over
     show_error(PAGE)
+    show_cancelled(PAGE)
     show_stages(PAGE)
     linked_run(config, RESULT_KEY)
     shown = st.session_state.get(RESULT_KEY)

@@ -1,27 +1,38 @@
 """Run control shared by Ask and Check a draft: one run per click (the button is disabled while it runs), each
-stage shown as it happens, the run recorded under the user's name, and its id put in the URL so a reload or a
-shared link reopens it."""
+stage shown as it happens with a Cancel button, the run recorded under the user's name, and its id put in the URL so
+a reload or a shared link reopens it.
+
+The run goes on in a worker thread that never calls Streamlit; the page polls it from a fragment that reruns every
+half second (Streamlit's documented pattern for work outside the script thread). So a click anywhere, Cancel
+included, never interrupts the run halfway: Cancel sets the run's token, the pipeline stops at its next stage
+boundary with RunCancelled, and nothing of the run is stored."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 import streamlit as st
 
 from ledger.backends.base import Roles
+from ledger.core.cancellation import CancelToken
+from ledger.core.errors import RunCancelled
 from ledger.core.settings import Settings
 from ledger.core.types import RunResult
 from ui import services
 from ui.services import guarded, plain
 
 if TYPE_CHECKING:
-    from ledger.audit.types import AuditRecord
     from ledger.judge.judge import Judge
     from ledger.loop.recorded import RecordedPipeline
 
 RUN_PARAM = "run"
+POLL_SECONDS = 0.5  # how often the status panel looks at the run
+FIRST_WAIT_SECONDS = 0.5  # a run that is over this soon shows its outcome without a panel in between
+CANCELLED_HEADLINE = "Run cancelled; nothing was stored."
 
 
 def error_key(page: str) -> str:
@@ -57,21 +68,57 @@ def clicked(page: str) -> bool:
     return bool(st.session_state.pop(f"{page}_clicked", False))
 
 
-class _Stages:
-    """Writes each stage of the run into a status panel as it starts, with the time since the run began."""
+def job_key(page: str) -> str:
+    """Session key of the page's run in flight (a `Job`), absent when none is."""
+    return f"{page}_job"
 
-    def __init__(self, status: Any) -> None:
-        self.status = status
+
+def cancelled_key(page: str) -> str:
+    """Session key of where the page's last run was cancelled, shown once after the rerun."""
+    return f"{page}_cancelled"
+
+
+class Job:
+    """One run in a worker thread: its stages as they happen, its cancel token and its outcome. The worker only
+    appends to `log` and sets the outcome fields; the script thread reads them."""
+
+    def __init__(self) -> None:
+        self.token = CancelToken()
         self.started = time.perf_counter()
-        self.rounds = 0
+        self.label = "Starting…"
         self.log: list[str] = []
+        self.others = 0  # runs already under way in this server when this one started
+        self.result: RunResult | None = None
+        self.problem: str | None = None  # one readable line, when the run failed
+        self.cancelled: RunCancelled | None = None
+        self.done = threading.Event()
+        self.shown = False  # the status panel was drawn at least once
 
     def say(self, label: str) -> None:
-        elapsed = time.perf_counter() - self.started
-        self.status.update(label=label)
-        line = f":gray[{elapsed:5.1f} s] {label}"
-        self.log.append(line)
-        self.status.markdown(line)
+        """A stage starts: it becomes the panel's label and a line of the log, with the time since the start."""
+        self.label = label
+        self.log.append(f":gray[{time.perf_counter() - self.started:5.1f} s] {label}")
+
+    def work(self, run: Callable[[CancelToken], RunResult], counter: services.RunsInFlight) -> None:
+        """The worker thread's body: run, and keep what came of it (never raises, never calls Streamlit)."""
+        try:
+            with counter.running() as others:
+                self.others = others
+                try:
+                    self.result = run(self.token)
+                except RunCancelled as exc:
+                    self.cancelled = exc
+                    self.say("Cancelled: nothing was stored")
+                except Exception as exc:  # a worker thread has nobody to hand it to: keep its one-line message
+                    _, self.problem = services.attempt(partial(_reraise, exc))
+                else:
+                    self.say("Stored with its audit row")
+        finally:
+            self.done.set()
+
+
+def _reraise(exc: Exception) -> None:
+    raise exc
 
 
 class _Announced:
@@ -97,7 +144,7 @@ class _Announced:
         return getattr(self._inner, name)
 
 
-def _announcing(base: RecordedPipeline, stages: _Stages, user: str) -> RecordedPipeline:
+def _announcing(base: RecordedPipeline, job: Job, user: str) -> RecordedPipeline:
     """The cached pipeline's parts, each announcing its stage, recorded under `user`; the parts (and the loaded
     model) are shared, nothing is rebuilt."""
     from ledger.loop.pipeline import Pipeline
@@ -108,59 +155,118 @@ def _announcing(base: RecordedPipeline, stages: _Stages, user: str) -> RecordedP
     if inner is None:  # not a RecordedPipeline (a test's stand-in): run it as it is
         return base
     roles = inner.roles
+    rounds = [0]
 
     def critique() -> None:
-        stages.rounds += 1
-        stages.say(f"Critique of {'the draft' if stages.rounds == 1 else f'revision {stages.rounds - 1}'}")
+        rounds[0] += 1
+        job.say(f"Critique of {'the draft' if rounds[0] == 1 else f'revision {rounds[0] - 1}'}")
 
     roles = Roles(
-        writer=_Announced(roles.writer, lambda: stages.say("Writing the answer from the evidence")),
+        writer=_Announced(roles.writer, lambda: job.say("Writing the answer from the evidence")),
         skeptic=_Announced(roles.skeptic, critique),
-        extractor=_Announced(roles.extractor, lambda: stages.say("Extracting the claims")),
-        reviser=_Announced(roles.reviser, lambda: stages.say(f"Revising (revision {stages.rounds})")),
+        extractor=_Announced(roles.extractor, lambda: job.say("Extracting the claims")),
+        reviser=_Announced(roles.reviser, lambda: job.say(f"Revising (revision {rounds[0]})")),
     )
     pipeline = Pipeline(
         inner.settings, workspace=inner.workspace,
-        retriever=_Announced(inner.retriever, lambda: stages.say("Retrieving evidence")),
-        judge=cast("Judge", _Announced(inner.judge, lambda: stages.say("Judging every claim against the documents"))),
+        retriever=_Announced(inner.retriever, lambda: job.say("Retrieving evidence")),
+        judge=cast("Judge", _Announced(inner.judge, lambda: job.say("Judging every claim against the documents"))),
         roles=roles, today=inner.today,
     )
     store = RunStore(base.store.engine, base.store.settings.model_copy(update={"user": user}))
     return RecordedPipeline(base.settings, pipeline, store)
 
 
-def execute(page: str, config: Settings, backend: str, workspace: str,
-            run: Callable[[RecordedPipeline], RunResult]) -> tuple[RunResult, AuditRecord | None] | None:
-    """Run once with a live status panel; store (result, audit row) for the page and put the run id in the URL."""
-    try:
-        with st.status("Starting…", expanded=True) as status:
-            stages = _Stages(status)
-            with services.runs_in_flight().running() as others:
-                if others:
-                    status.markdown(f":gray[{others} other run{'s are' if others > 1 else ' is'} in progress on this "
-                                    "server; runs do not wait for each other, but share its two cores.]")
-                stages.say("Loading the model and opening the workspace")
-                base, problem = services.attempt(lambda: services.recorder(config, backend, workspace))
-                if base is None:
-                    st.session_state[error_key(page)] = problem
-                    status.update(label="Could not start the run", state="error")
-                    return None
-                pipeline = _announcing(base, stages, services.user_name(config))
-                result, problem = services.attempt(lambda: run(pipeline))
-                if result is None:
-                    st.session_state[error_key(page)] = problem
-                    status.update(label="The run stopped (recorded as failed in History)", state="error")
-                    return None
-            stages.say("Stored with its audit row")
-            status.update(label=f"Done in {time.perf_counter() - stages.started:.1f} s", state="complete",
-                          expanded=False)
-    finally:
-        st.session_state[busy_key(page)] = False
-        if "stages" in locals():
-            st.session_state[f"{page}_stages"] = stages.log
-    record = guarded(lambda: services.run_store(config).get_audit(result.session_id))
-    st.query_params[RUN_PARAM] = result.session_id
-    return result, record
+def start(page: str, config: Settings, backend: str, workspace: str,
+          run: Callable[[RecordedPipeline, CancelToken], RunResult]) -> None:
+    """Start a run in a worker thread; the page then shows it with `follow` until it is over."""
+    job = Job()
+    with st.status("Loading the model and opening the workspace…", expanded=False) as status:
+        base, problem = services.attempt(lambda: services.recorder(config, backend, workspace))
+        if base is None:
+            st.session_state[error_key(page)] = problem
+            st.session_state[busy_key(page)] = False
+            status.update(label="Could not start the run", state="error")
+            st.rerun()  # the button comes back enabled, the message shows
+        status.update(label="Model loaded", state="complete")
+    job.say("Loading the model and opening the workspace")
+    pipeline = _announcing(base, job, services.user_name(config))
+    counter = services.runs_in_flight()
+    worker = threading.Thread(target=job.work, args=(lambda token: run(pipeline, token), counter),
+                              name=f"evidence-{page}-run", daemon=True)
+    st.session_state[job_key(page)] = job
+    st.session_state.pop(cancelled_key(page), None)
+    worker.start()
+
+
+def collect(page: str, config: Settings, result_key: str) -> None:
+    """Before the page draws its form: a run that is over puts its outcome where the page shows it, and frees the
+    run button."""
+    job: Job | None = st.session_state.get(job_key(page))
+    if job is not None and job.done.is_set():
+        _finish(page, config, result_key, job)
+
+
+def follow(page: str) -> bool:
+    """After the form: the page's run in flight as a live status panel with a Cancel button (True), or False when
+    none is in flight."""
+    job: Job | None = st.session_state.get(job_key(page))
+    if job is None:
+        return False
+    if job.done.is_set():
+        st.rerun()  # over since `collect` looked: the page again, from the top
+    _panel(page)
+    return True
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def _panel(page: str) -> None:
+    """The status panel of the page's run; reruns on its own every POLL_SECONDS, and reruns the whole page (to show
+    the outcome) once the run is over."""
+    job: Job | None = st.session_state.get(job_key(page))
+    if job is None or job.done.is_set():
+        st.rerun()  # the whole page: it shows the outcome
+        return
+    stopping = job.token.cancelled
+    label = "Cancelling: the run stops at the end of this stage…" if stopping else job.label
+    with st.status(label, expanded=True, state="running"):
+        if job.others:
+            st.markdown(f":gray[{job.others} other run{'s are' if job.others > 1 else ' is'} in progress on this "
+                        "server; runs do not wait for each other, but share its cores.]")
+        st.markdown("  \n".join(job.log))
+    st.button("Cancel", key=f"{page}_cancel", icon=":material/cancel:", on_click=job.token.cancel,
+              disabled=stopping, help="Stop the run at the end of its current stage; nothing of it is stored.")
+    if not job.shown:  # the first time: a quick run shows its outcome at once
+        job.shown = True
+        if job.done.wait(FIRST_WAIT_SECONDS):
+            st.rerun()
+
+
+def _finish(page: str, config: Settings, result_key: str, job: Job) -> None:
+    """Put the outcome of a finished run where the page shows it, and free the page's run button."""
+    st.session_state.pop(job_key(page), None)
+    st.session_state[busy_key(page)] = False
+    elapsed = time.perf_counter() - job.started
+    if job.cancelled is not None:
+        st.session_state[cancelled_key(page)] = job.cancelled.stage
+        st.session_state.pop(result_key, None)  # the page shows the cancel, not an older run as if it were this one
+        st.query_params.pop(RUN_PARAM, None)
+    elif job.result is None:
+        st.session_state[error_key(page)] = job.problem or "The run stopped without a result."
+    else:
+        record = guarded(lambda: services.run_store(config).get_audit(job.result.session_id))  # type: ignore[union-attr]
+        st.session_state[result_key] = (job.result, record)
+        st.query_params[RUN_PARAM] = job.result.session_id
+        job.log.append(f":gray[{elapsed:5.1f} s] Done")
+    st.session_state[f"{page}_stages"] = job.log
+
+
+def show_cancelled(page: str) -> None:
+    """Say, once, that the page's last run was cancelled and left nothing behind."""
+    if cancelled_key(page) in st.session_state:
+        stage = st.session_state.pop(cancelled_key(page))
+        st.info(f"**{CANCELLED_HEADLINE}**" + (f"  \nIt stopped {plain(stage)}." if stage else ""),
+                icon=":material/cancel:")
 
 
 def show_stages(page: str) -> None:

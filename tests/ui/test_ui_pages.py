@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -61,6 +62,16 @@ def _all_markdown(at: AppTest) -> str:
 def _unescaped(markdown: str) -> str:
     """What a reader sees of escaped text: Markdown backslash escapes removed."""
     return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def _done(at: AppTest, timeout: float = QUICK) -> AppTest:
+    """Rerun until the run started by a click is over (it goes on in a worker thread), as the page's poll would."""
+    deadline = time.monotonic() + timeout
+    while any(f"{page}_job" in at.session_state for page in ("ask", "verify")):
+        assert time.monotonic() < deadline, "the run did not finish"
+        time.sleep(0.1)
+        at.run()
+    return at
 
 
 def _no_html(at: AppTest) -> None:
@@ -170,7 +181,7 @@ class _FakeRecorder:
     def __init__(self, settings: Settings, error: Exception | None = None) -> None:
         self.settings, self.error, self.asked = settings, error, []
 
-    def ask(self, question: str):  # type: ignore[no-untyped-def]
+    def ask(self, question: str, cancel=None):  # type: ignore[no-untyped-def]
         self.asked.append(question)
         if self.error:
             raise self.error
@@ -178,7 +189,7 @@ class _FakeRecorder:
         _store(self.settings).save_run(result)
         return result
 
-    def verify(self, question: str, draft: str):  # type: ignore[no-untyped-def]
+    def verify(self, question: str, draft: str, cancel=None):  # type: ignore[no-untyped-def]
         self.asked.append(question)
         result = flawed_run("sess-verified-0001")
         _store(self.settings).save_run(result)
@@ -191,7 +202,7 @@ def test_ask_shows_the_answer_with_numbered_sources_and_verdicts(settings: Setti
     monkeypatch.setattr("ui.services.recorder", lambda config, backend, workspace: fake)
     at = AppTest.from_function(_ask, default_timeout=QUICK).run()
     at.text_area(key="ask_question").input("How long are customer records kept?")
-    at.button[0].click().run()
+    _done(at.button[0].click().run())
     assert not at.exception
     assert fake.asked == ["How long are customer records kept?"]
     text = _all_markdown(at)
@@ -206,7 +217,7 @@ def test_ask_shows_product_errors_as_one_message(settings: Settings, monkeypatch
     monkeypatch.setattr("ui.services.recorder", lambda config, backend, workspace: fake)
     at = AppTest.from_function(_ask, default_timeout=QUICK).run()
     at.text_area(key="ask_question").input("Anything?")
-    at.button[0].click().run()
+    _done(at.button[0].click().run())
     assert not at.exception  # no traceback on the page
     assert at.error[0].value == plain("the vector store at /srv/x_y is locked")
 
@@ -215,7 +226,7 @@ def test_ask_needs_a_question(settings: Settings, monkeypatch: pytest.MonkeyPatc
     fake = _FakeRecorder(settings)
     monkeypatch.setattr("ui.services.recorder", lambda config, backend, workspace: fake)
     at = AppTest.from_function(_ask, default_timeout=QUICK).run()
-    at.button[0].click().run()
+    _done(at.button[0].click().run())
     assert fake.asked == []
     assert "Type a question first" in at.warning[0].value
 
@@ -241,7 +252,7 @@ def test_verify_page_runs_the_draft_and_shows_the_revision_history(settings: Set
     at = AppTest.from_function(_verify, default_timeout=QUICK).run()
     at.text_input(key="verify_question").input("How long are customer records kept?")
     at.text_area(key="verify_draft").input(DRAFT)
-    at.button[0].click().run()
+    _done(at.button[0].click().run())
     assert not at.exception
     labels = [e.label for e in at.expander]
     assert any("Draft as given" in label and "coverage 33%" in label for label in labels)
@@ -256,7 +267,7 @@ def test_verify_shows_the_draft_as_submitted_with_its_problems_then_changes_to_a
     at = AppTest.from_function(_verify, default_timeout=QUICK).run()
     at.text_input(key="verify_question").input("How long are customer records kept?")
     at.text_area(key="verify_draft").input(DRAFT)
-    at.button(key="verify_submit").click().run()
+    _done(at.button(key="verify_submit").click().run())
     assert not at.exception
     outcome = at.error[0].value
     assert outcome.startswith("**The draft as submitted contains 1 contradicted claim")
@@ -282,7 +293,7 @@ def test_a_reviewer_signs_off_a_draft_check_as_its_own_audit_row(
     at = AppTest.from_function(_verify, default_timeout=QUICK).run()
     at.text_input(key="verify_question").input("How long are customer records kept?")
     at.text_area(key="verify_draft").input(DRAFT)
-    at.button(key="verify_submit").click().run()
+    _done(at.button(key="verify_submit").click().run())
     at.get("button_group")[0].set_value("Accept").run()
     sign = next(b for b in at.button if b.label == "Sign off")
     sign.click().run()
@@ -305,7 +316,7 @@ def test_the_run_id_goes_in_the_url_and_a_reload_reopens_the_run(settings: Setti
     monkeypatch.setattr("ui.services.recorder", lambda config, backend, workspace: fake)
     at = AppTest.from_function(_ask, default_timeout=QUICK).run()
     at.text_area(key="ask_question").input("How long are customer records kept?")
-    at.button(key="ask_submit").click().run()
+    _done(at.button(key="ask_submit").click().run())
     assert at.query_params["run"] == "sess-asked-0001"
     assert not at.button(key="ask_submit").disabled  # enabled again once the run is over
     reloaded = AppTest.from_function(_ask, default_timeout=QUICK)
@@ -336,7 +347,7 @@ def test_a_run_records_the_user_named_in_the_sidebar_and_shows_its_stages(
     at = AppTest.from_file(str(APP), default_timeout=QUICK).run()
     at.sidebar.text_input(key="user_name").input("Reviewer Ana").run()
     at.text_area(key="ask_question").input("How long are customer records kept?")
-    at.button(key="ask_submit").click().run()
+    _done(at.button(key="ask_submit").click().run())
     assert not at.exception
     assert [r.user_id for r in _store(settings).list_runs()] == ["Reviewer Ana"]
     assert "Retrieving evidence" in _stage_labels(at)
@@ -348,11 +359,65 @@ def _stage_labels(at: AppTest) -> list[str]:
     return [line.split("] ", 1)[-1] for m in log.markdown for line in m.value.split("  \n")]
 
 
+def test_cancel_in_the_status_panel_stops_the_run_and_nothing_is_stored(
+        settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    from datetime import date
+
+    from ingest.vectorstore import ScoredChunk
+    from ledger.backends.base import Draft
+    from ledger.core.types import Chunk
+    from ledger.loop.pipeline import Pipeline
+    from ledger.loop.recorded import RecordedPipeline
+
+    chunk = Chunk(hash="cccccccccccc", text="Records are kept for seven years.", document_id="d", index=0,
+                  start_char=0, end_char=33)
+    writing, release = threading.Event(), threading.Event()
+
+    class _OneChunk:
+        def retrieve(self, question: str, k: int, min_relevance: float) -> list[ScoredChunk]:
+            return [ScoredChunk(chunk, 0.9)]
+
+    class _SlowWriter:  # a long drafting stage, during which the user presses Cancel
+        def run(self, request: object) -> Draft:
+            writing.set()
+            release.wait(30)
+            return Draft("Records are kept for seven years.")
+
+    roles = SimpleNamespace(writer=_SlowWriter(), skeptic=None, extractor=None, reviser=None)
+    pipeline = Pipeline(settings, workspace="default", retriever=_OneChunk(), judge=None,  # type: ignore[arg-type]
+                        roles=roles, today=date(2026, 1, 1))  # type: ignore[arg-type]
+    recorded = RecordedPipeline(settings, pipeline, _store(settings))
+    monkeypatch.setattr("ui.services.recorder", lambda config, backend, workspace: recorded)
+    at = AppTest.from_function(_ask, default_timeout=QUICK).run()
+    at.text_area(key="ask_question").input("How long are customer records kept?")
+    at.button(key="ask_submit").click().run()
+    assert writing.wait(10)
+    at.run()  # the panel polls
+    assert at.button(key="ask_submit").disabled  # one run at a time
+    assert at.status[0].label == "Writing the answer from the evidence"
+    cancel = at.button(key="ask_cancel")
+    assert cancel.label == "Cancel" and not cancel.disabled
+    cancel.click().run()
+    assert at.status[0].label.startswith("Cancelling")
+    assert at.button(key="ask_cancel").disabled
+    release.set()  # the drafting stage ends; the pipeline stops at the boundary
+    _done(at)
+    assert not at.exception
+    assert "**Run cancelled; nothing was stored.**  \nIt stopped after the draft." in [i.value for i in at.info]
+    assert not at.button(key="ask_submit").disabled
+    assert "run" not in at.query_params
+    assert _store(settings).list_runs() == []
+    with sqlite3.connect(settings.home / "ledger.db") as db:
+        assert db.execute("SELECT count(*) FROM audit_log").fetchone()[0] == 0
+        assert db.execute("SELECT count(*) FROM runs").fetchone()[0] == 0
+
+
 def test_a_refusal_shows_coverage_n_a_and_not_answerable(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
     from ledger.core.types import EvidenceLedger, RiskFlag, RunResult
 
     class _Refuses(_FakeRecorder):
-        def ask(self, question: str):  # type: ignore[no-untyped-def]
+        def ask(self, question: str, cancel=None):  # type: ignore[no-untyped-def]
             result = RunResult(session_id="sess-refused-0001", mode="answer", question=question,
                                answer="The documents do not say.", ledger=EvidenceLedger(completeness=0.0,
                                                                                           gaps=[question]),
@@ -363,7 +428,7 @@ def test_a_refusal_shows_coverage_n_a_and_not_answerable(settings: Settings, mon
     monkeypatch.setattr("ui.services.recorder", lambda config, backend, workspace: _Refuses(settings))
     at = AppTest.from_function(_ask, default_timeout=QUICK).run()
     at.text_area(key="ask_question").input("Who won the cup?")
-    at.button(key="ask_submit").click().run()
+    _done(at.button(key="ask_submit").click().run())
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Evidence coverage"] == "n/a" and metrics["Completeness"] == "0%"
     assert any(i.value.startswith("**Not answerable from these documents.**") for i in at.info)
@@ -376,7 +441,7 @@ def test_a_question_is_capped_at_the_configured_length(settings: Settings, monke
     at = AppTest.from_function(_ask, default_timeout=QUICK).run()
     assert at.text_area(key="ask_question").max_chars == 50  # the browser shows a counter and stops typing there
     at.text_area(key="ask_question").input("why " * 30)
-    at.button(key="ask_submit").click().run()
+    _done(at.button(key="ask_submit").click().run())
     assert fake.asked == []  # an over-long question never reaches the pipeline
 
 
@@ -545,7 +610,7 @@ def test_verify_page_judges_a_draft_against_the_corpus(settings: Settings, tmp_p
         "The nightly hotel cap for standard locations is $250. "
         "Every employee receives a $1,000 annual wellness stipend."
     )
-    at.button[0].click().run()
+    _done(at.button[0].click().run(), LONG)
     assert not at.exception, at.exception
     assert not at.error, [e.value for e in at.error]
     first_round = next(e for e in at.expander if "Draft as given" in e.label)
