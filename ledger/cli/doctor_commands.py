@@ -8,21 +8,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ledger.cli.console import console, err_console, shown
 from ledger.core.errors import EvidenceError
-from ledger.core.settings import Settings
-from ledger.core.types import Finding
 
-Check = Callable[[Settings, "str | None", bool], list[Finding]]
+if TYPE_CHECKING:  # the settings and domain types load when a check runs, not for `evidence --help`
+    from ledger.core.settings import Settings
+    from ledger.core.types import Finding
+
+Check = Callable[["Settings", "str | None", bool], "list[Finding]"]
 
 
 def vectors_check(settings: Settings, workspace: str | None, repair: bool) -> list[Finding]:
     """Registry ↔ Chroma ↔ source files, per workspace; then collections left by the old workspace naming."""
     from ingest.consistency import check_legacy_collections, check_workspace
+    from ledger.core.types import Finding
     from ledger.loop.factory import build_ingestor
 
     names = _workspaces(settings, workspace)
@@ -54,6 +57,7 @@ def _workspaces(settings: Settings, workspace: str | None) -> list[str]:
 def keywords_check(settings: Settings, workspace: str | None, repair: bool) -> list[Finding]:
     """The keyword index holds exactly the chunks Chroma holds, per workspace (ingest keeps them in step)."""
     from ingest.pipeline import sync_keywords
+    from ledger.core.types import Finding
     from ledger.loop.factory import build_ingestor
 
     findings: list[Finding] = []
@@ -86,6 +90,7 @@ def ledger_check(settings: Settings, workspace: str | None, repair: bool) -> lis
     Never repaired: a run, its entries and its audit row are written in one transaction, so a run without its
     audit row, or an entry without its run, was made outside the product, and is evidence to keep.
     """
+    from ledger.core.types import Finding
     from ledger.loop.factory import build_run_store
 
     report = build_run_store(settings).verify()

@@ -3,6 +3,9 @@
 The CLI, the UI, the benches and the tests build through here; every other constructor takes its collaborators
 and builds nothing of its own. Claude is built only for `backend = "anthropic"`, so offline runs never import
 its SDK; `http_client` lets tests fake Claude at the HTTP layer.
+
+Each builder imports what it builds when it is called: `evidence docs` needs the registry only, and must not pay
+for torch, Chroma, LlamaIndex and NLTK at start-up (tests/ledger/cli/test_cold_start.py guards it).
 """
 
 from __future__ import annotations
@@ -11,37 +14,33 @@ import logging
 from datetime import date
 from typing import TYPE_CHECKING
 
-from ingest.embedding import CachedEmbedder, Embedder
-from ingest.pipeline import Ingestor
-from ingest.retrieval import Retriever
-from ingest.vectorstore import VectorStore
-from ledger.backends.base import Roles
-from ledger.core.errors import ModelError
-from ledger.core.models import load_cross_encoder
 from ledger.core.settings import Settings
 from ledger.core.workspaces import validate_workspace
-from ledger.judge.calibration import Platt
-from ledger.judge.judge import Judge
-from ledger.judge.nli import CrossEncoderSupportChecker
-from ledger.judge.support import LocalSupportChecker, SupportChecker
-from ledger.loop.pipeline import Pipeline
-from ledger.loop.recorded import RecordedPipeline
-from ledger.storage.calibrations import CalibrationStore
-from ledger.storage.database import open_engine
-from ledger.storage.documents import Registry, workspaces
-from ledger.storage.keywords import KeywordIndex
-from ledger.storage.runs import RunStore
 
 if TYPE_CHECKING:
     import httpx2
 
+    from ingest.embedding import Embedder
+    from ingest.pipeline import Ingestor
+    from ingest.retrieval import Retriever
     from ledger.backends.anthropic.client import ClaudeClient
+    from ledger.backends.base import Roles
+    from ledger.judge.calibration import Platt
+    from ledger.judge.judge import Judge
+    from ledger.judge.support import SupportChecker
+    from ledger.loop.pipeline import Pipeline
+    from ledger.loop.recorded import RecordedPipeline
+    from ledger.storage.calibrations import CalibrationStore
+    from ledger.storage.documents import Registry
+    from ledger.storage.runs import RunStore
 
 log = logging.getLogger(__name__)
 
 
 def build_embedder(settings: Settings) -> Embedder:
     """The sentence embedder of the settings (the model itself loads on first use, once per process)."""
+    from ingest.embedding import Embedder
+
     return Embedder(settings.embedding)
 
 
@@ -52,11 +51,20 @@ def workspace_of(settings: Settings, workspace: str | None = None) -> str:
 
 def known_workspaces(settings: Settings) -> list[str]:
     """Workspaces that have registered documents (names as stored, not re-validated)."""
+    from ledger.storage.database import open_engine
+    from ledger.storage.documents import workspaces
+
     return workspaces(open_engine(settings))
 
 
 def build_ingestor(settings: Settings, workspace: str | None = None, *, embedder: Embedder | None = None) -> Ingestor:
     """An ingestor for one workspace."""
+    from ingest.pipeline import Ingestor
+    from ingest.vectorstore import VectorStore
+    from ledger.storage.database import open_engine
+    from ledger.storage.documents import Registry
+    from ledger.storage.keywords import KeywordIndex
+
     workspace = workspace_of(settings, workspace)
     return Ingestor(
         settings,
@@ -70,16 +78,27 @@ def build_ingestor(settings: Settings, workspace: str | None = None, *, embedder
 
 def build_registry(settings: Settings, workspace: str | None = None) -> Registry:
     """The document registry of one workspace."""
+    from ledger.storage.database import open_engine
+    from ledger.storage.documents import Registry
+
     return Registry(open_engine(settings), workspace_of(settings, workspace))
 
 
 def build_run_store(settings: Settings) -> RunStore:
     """The store of runs, ledgers and audit rows."""
+    from ledger.storage.database import open_engine
+    from ledger.storage.runs import RunStore
+
     return RunStore(open_engine(settings), settings)
 
 
 def build_support_checker(settings: Settings, embedder: Embedder) -> SupportChecker:
     """The NLI checker when `judge.nli_model` is set and loads; otherwise the local checker, with one warning."""
+    from ledger.core.errors import ModelError
+    from ledger.core.models import load_cross_encoder
+    from ledger.judge.nli import CrossEncoderSupportChecker
+    from ledger.judge.support import LocalSupportChecker
+
     local = LocalSupportChecker(embedder, settings.judge)
     model_name = settings.judge.nli_model
     if not model_name:
@@ -103,6 +122,9 @@ def build_judge(
     today: date | None = None,
 ) -> Judge:
     """The judge of one workspace; its candidate search and its support checker share one embedding cache."""
+    from ingest.embedding import CachedEmbedder
+    from ledger.judge.judge import Judge
+
     embedder = embedder if isinstance(embedder, CachedEmbedder) else CachedEmbedder(embedder)
     retriever = build_retriever(settings, workspace, embedder=embedder)
     return Judge(
@@ -117,18 +139,28 @@ def build_judge(
 
 def build_retriever(settings: Settings, workspace: str | None = None, *, embedder: Embedder) -> Retriever:
     """Hybrid search over one workspace: its Chroma collection and its keyword index."""
+    from ingest.retrieval import Retriever
+    from ingest.vectorstore import VectorStore
+    from ledger.storage.database import open_engine
+    from ledger.storage.keywords import KeywordIndex
+
     workspace = workspace_of(settings, workspace)
     return Retriever(VectorStore(settings, workspace), embedder, KeywordIndex(open_engine(settings), workspace))
 
 
 def build_calibration(settings: Settings, workspace: str | None = None) -> Platt | None:
     """The workspace's Platt scaling, if `evidence calibrate` fitted one."""
-    row = CalibrationStore(open_engine(settings)).get(workspace_of(settings, workspace))
+    from ledger.judge.calibration import Platt
+
+    row = build_calibration_store(settings).get(workspace_of(settings, workspace))
     return Platt(a=row.a, b=row.b, n=row.n) if row else None
 
 
 def build_calibration_store(settings: Settings) -> CalibrationStore:
     """Where each workspace's calibration is kept."""
+    from ledger.storage.calibrations import CalibrationStore
+    from ledger.storage.database import open_engine
+
     return CalibrationStore(open_engine(settings))
 
 
@@ -141,6 +173,9 @@ def build_pipeline(
     http_client: httpx2.Client | None = None,
 ) -> Pipeline:
     """The full loop of `settings.backend` over one workspace."""
+    from ingest.embedding import CachedEmbedder
+    from ledger.loop.pipeline import Pipeline
+
     workspace = workspace_of(settings, workspace)
     embedder = CachedEmbedder(embedder or build_embedder(settings))  # every role of the run shares its vectors
     today = today or date.today()
@@ -168,11 +203,14 @@ def build_recorded(
     http_client: httpx2.Client | None = None,
 ) -> RecordedPipeline:
     """The full loop whose every run is stored with its audit row."""
+    from ledger.loop.recorded import RecordedPipeline
+
     pipeline = build_pipeline(settings, workspace, embedder=embedder, today=today, http_client=http_client)
     return RecordedPipeline(settings, pipeline, build_run_store(settings))
 
 
 def _local_roles(settings: Settings, embedder: Embedder) -> Roles:
+    from ledger.backends.base import Roles
     from ledger.backends.local import LocalWriter, RuleClaimExtractor, RuleReviser, RuleSkeptic
 
     writer = LocalWriter(embedder, settings.revision)
