@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +14,11 @@ from hypothesis import settings as settings_profiles
 from ledger.core.settings import Settings
 
 SAMPLE_DOCS = Path(__file__).resolve().parent.parent / "sample_docs"
+CHROMA_TEST_URL = os.environ.get("EVIDENCE_TEST_CHROMA_URL")  # a Chroma server for the tests (.ci/run starts one)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "chroma: needs EVIDENCE_TEST_CHROMA_URL (a Chroma server; .ci/run starts one)")
 
 
 def _is_loopback(address: object) -> bool:
@@ -56,6 +62,23 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def settings(home: Path) -> Settings:
     """Settings pointing at the test's own home."""
     return Settings(home=home)
+
+
+@pytest.fixture
+def chroma_server(home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Settings]:
+    """Settings whose vectors live in the Chroma test server (EVIDENCE_CHROMA_URL set for the test, so the CLI and
+    the factory use it too); skipped without EVIDENCE_TEST_CHROMA_URL. The collections the test made are dropped."""
+    if not CHROMA_TEST_URL:
+        pytest.skip("EVIDENCE_TEST_CHROMA_URL is not set (.ci/run starts a Chroma server and sets it)")
+    from ingest.vectorstore import collection_names, drop_collection
+
+    monkeypatch.setenv("EVIDENCE_CHROMA_URL", CHROMA_TEST_URL)
+    settings = Settings(home=home)
+    assert settings.chroma_url is not None
+    before = set(collection_names(settings))
+    yield settings
+    for name in sorted(set(collection_names(settings)) - before):
+        drop_collection(settings, name)
 
 
 @pytest.fixture(scope="session")
