@@ -10,6 +10,10 @@ registry to the end of its sweep, so a sweep can never delete the vectors of ano
 (written, not yet registered), and the second ingest waits, saying so. A registered document whose vectors are
 missing from Chroma (a lost `chroma/`, an old collection name, an earlier race) counts as changed: the run
 writes them again and reports it as rebuilt.
+
+A workspace whose vectors another embedding backend made (EVIDENCE_EMBEDDING__BACKEND changed since, or a store
+from before backends were recorded, which torch made) is re-embedded whole, from the chunk texts the store keeps,
+before anything new is written, and the run says why: one store never holds two backends' vectors.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from typing import Protocol
 
 from ingest.chunking import chunk_document
 from ingest.discovery import discover
-from ingest.embedding import Embedder
+from ingest.embedding import Embedder, stored_fingerprint
 from ingest.hashing import bytes_digest, document_id, vector_id
 from ingest.loaders import read_file
 from ingest.parse_worker import parse_isolated
@@ -97,6 +101,7 @@ class Ingestor:
         if progress:
             progress.files_found(len(files))
         with self.lock.hold(on_wait or _log_wait):
+            self._match_backend(progress, on_wait or _log_wait)
             known = self.registry.by_id()
             vectors = self._vector_state(known)
             pending = _Pending()
@@ -112,6 +117,32 @@ class Ingestor:
             self.sweep()
         report.seconds = round(time.perf_counter() - started, 3)
         return report
+
+    def _match_backend(self, progress: IngestProgress | None, notice: WaitNotice) -> None:
+        """Make the store's vectors the embedder's own before anything is added: record the backend of a store
+        that has none recorded yet, re-embed one made by another backend (or left half re-embedded)."""
+        record = self.store.backend_record()
+        current = self.embedder.fingerprint
+        stored = stored_fingerprint(record.recorded, record.count, self.embedder.settings)
+        if record.pending is None and (record.count == 0 or stored == current):
+            if record.recorded != current:
+                self.store.record_backend(current)
+            return
+        why = (
+            f"its re-embedding with {record.pending} was interrupted"
+            if record.pending
+            else f"its vectors were made by {stored}"
+        )
+        notice(
+            f"re-embedding the {record.count} chunks of workspace {self.workspace!r} with {current}: {why}, and "
+            "vectors of two backends are never mixed in one store"
+        )
+        if progress:
+            progress.chunks_queued(record.count)
+        self.store.reembed(self.embedder, progress.chunks_embedded if progress else None)
+        now = datetime.now(UTC)  # the vectors are new: the registry says so, and readers (the UI) see a new version
+        for doc in self.registry.all():
+            self.registry.upsert(doc.model_copy(update={"ingested_at": now}))
 
     def missing_vectors(self, known: dict[str, DocumentInfo] | None = None) -> dict[str, list[str]]:
         """Vector ids each registered document lists but Chroma lacks, by document id (complete ones left out)."""

@@ -2,11 +2,20 @@
 
 The embedded Chroma is opened under the home's set-up lock: two processes creating it at once on a fresh home
 would both run its schema set-up ("table collections already exists").
+
+A collection's metadata records which embedding backend made its vectors (`ingest.embedding.STORE_KEY`, a
+`backend_fingerprint`); a collection without it was filled before backends existed, by torch. Queries embed with
+the store's backend (`query_embedder`) and ingest re-embeds a store made by another (`reembed`), so one
+collection never holds, nor is searched with, vectors of two backends. While a re-embedding runs, the metadata
+also names the backend it is moving to (PENDING_KEY): queries refuse such a store until an ingest finishes it.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import time
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import date
@@ -16,6 +25,16 @@ import chromadb
 import numpy as np
 from chromadb.config import Settings as ChromaSettings
 
+from ingest.embedding import (
+    LEGACY_BACKEND,
+    STORE_KEY,
+    CachedEmbedder,
+    Embedder,
+    backend_fingerprint,
+    check_store_backend,
+    settings_for_store,
+    stored_fingerprint,
+)
 from ingest.hashing import vector_id
 from ledger.core.errors import StoreError
 from ledger.core.locks import setup_lock
@@ -23,8 +42,22 @@ from ledger.core.settings import CHROMA_PORT, Settings
 from ledger.core.types import Chunk, TableRow
 from ledger.core.workspaces import LEGACY_PREFIX, collection_name, legacy_collection_name
 
+log = logging.getLogger(__name__)
+
+PENDING_KEY = "embedding_backend_next"  # set while a re-embedding to that backend runs (or was interrupted)
 _WRITE_BATCH = 1000
+_REEMBED_BATCH = 256
+_RECHECK_S = 1.0  # a store being searched looks at its backend record again at most this often
 _SETUP_WAIT_S = 300.0
+
+
+@dataclass(frozen=True)
+class BackendRecord:
+    """What a collection's metadata says about its vectors."""
+
+    recorded: str | None  # fingerprint of the backend that made them; None: not recorded (a store from before)
+    pending: str | None  # a re-embedding to this fingerprint started and has not finished
+    count: int
 
 
 @dataclass(frozen=True)
@@ -83,10 +116,95 @@ class VectorStore:
                 )
             except Exception as exc:
                 raise StoreError(f"cannot open the Chroma collection of workspace {workspace!r}: {exc}") from exc
+        self._searched_with: str | None = None  # the fingerprint query_embedder chose, once it has
+        self._checked_at = 0.0
 
     def count(self) -> int:
         """Number of chunks stored."""
         return int(self._collection.count())
+
+    def _metadata(self) -> dict[str, Any]:
+        """The collection's metadata as stored now (another process may have changed it since this one opened)."""
+        try:
+            fresh = self._client.get_collection(self.collection_name, embedding_function=None)
+        except Exception as exc:
+            raise StoreError(f"cannot read the Chroma collection of workspace {self.workspace!r}: {exc}") from exc
+        return dict(fresh.metadata or {})
+
+    def backend_record(self) -> BackendRecord:
+        """Which backend made the vectors, as recorded, and whether a re-embedding is unfinished."""
+        meta = self._metadata()
+        return BackendRecord(meta.get(STORE_KEY) or None, meta.get(PENDING_KEY) or None, self.count())
+
+    def record_backend(self, fingerprint: str | None, pending: str | None = None) -> None:
+        """Record the fingerprint of the vectors (and the backend a re-embedding is moving to, if one runs)."""
+        meta = {k: v for k, v in self._metadata().items() if k not in (STORE_KEY, PENDING_KEY)}
+        if fingerprint:
+            meta[STORE_KEY] = fingerprint
+        if pending:
+            meta[PENDING_KEY] = pending
+        self._collection.modify(metadata=meta or None)
+
+    def reembed(self, embedder: Embedder, on_progress: Callable[[int], None] | None = None) -> int:
+        """Replace every vector by `embedder`'s vector of the same chunk text and record its backend; returns how
+        many vectors were replaced. The store is marked pending first, so an interrupted run leaves a store that
+        queries refuse and the next ingest re-embeds, never one searched with two backends' vectors in silence."""
+        before = self.backend_record()
+        self.record_backend(before.recorded, pending=embedder.fingerprint)
+        ids = sorted(self.ids())
+        for start in range(0, len(ids), _REEMBED_BATCH):
+            got = self._collection.get(ids=ids[start : start + _REEMBED_BATCH], include=["documents"])
+            vectors = embedder.encode([text or "" for text in got["documents"]])
+            if len(got["ids"]):
+                self._collection.update(ids=got["ids"], embeddings=vectors)
+            if on_progress:
+                on_progress(len(got["ids"]))
+        self.record_backend(embedder.fingerprint)
+        return len(ids)
+
+    def _still_searchable(self) -> None:
+        """Raises StoreError if, since query_embedder chose the queries' backend, an ingest (another process) began
+        re-embedding the store or finished doing so: its vectors are no longer that backend's. Looked at once a
+        second at most; a re-embedding marks the store before it changes any vector."""
+        if self._searched_with is None or time.monotonic() - self._checked_at < _RECHECK_S:
+            return
+        meta = self._metadata()
+        self._checked_at = time.monotonic()
+        recorded, pending = meta.get(STORE_KEY), meta.get(PENDING_KEY)
+        if pending or (recorded and recorded != self._searched_with):
+            raise StoreError(
+                f"the vectors of workspace {self.workspace!r} are being re-embedded with {pending or recorded} by an "
+                "ingest: ask again when it has finished"
+            )
+
+    def query_embedder(self, embedder: Embedder) -> Embedder:
+        """The embedder whose vectors this store's were made with: `embedder` itself when its backend made them
+        (or the store is empty), else one of the store's backend (cached like `embedder`); raises ConfigError
+        when no backend here can make them (another model, an older export recipe) and StoreError while a
+        re-embedding is unfinished."""
+        record = self.backend_record()
+        if record.pending:
+            raise StoreError(
+                f"workspace {self.workspace!r} is being re-embedded with {record.pending}, or its re-embedding "
+                "was interrupted: its vectors are not all of one backend until an `evidence ingest` into it finishes"
+            )
+        self._checked_at = time.monotonic()
+        if record.count == 0:
+            self._searched_with = embedder.fingerprint
+            return embedder
+        follow = settings_for_store(record.recorded, record.count, embedder.settings)
+        if follow is None:
+            check_store_backend(record.recorded, record.count, embedder.settings, self.workspace)  # raises
+            raise AssertionError("check_store_backend accepted a store settings_for_store refused")
+        self._searched_with = backend_fingerprint(follow)
+        if follow.backend == embedder.settings.backend:
+            return embedder
+        log.info(
+            "workspace %r was embedded by %s: its queries use that backend (the next ingest re-embeds it with %s)",
+            self.workspace, stored_fingerprint(record.recorded, record.count, follow), embedder.fingerprint,
+        )
+        inner = Embedder(follow)
+        return CachedEmbedder(inner) if isinstance(embedder, CachedEmbedder) else inner
 
     def ids(self) -> set[str]:
         """Every vector id in the collection."""
@@ -137,6 +255,9 @@ class VectorStore:
         name = self.legacy_name()
         if not name or not ids:
             return set()
+        recorded = self.backend_record().recorded
+        if recorded and not recorded.startswith(f"{LEGACY_BACKEND}:"):
+            return set()  # the old collection holds torch's vectors (it predates the other backends): never mix them
         legacy = self._client.get_collection(name, embedding_function=None)
         wanted = sorted(ids)
         copied: set[str] = set()
@@ -196,6 +317,7 @@ class VectorStore:
         n = self.count()
         if n == 0:
             return []
+        self._still_searchable()
         where = {"chunk_hash": {"$in": hashes}} if hashes else None
         where_document: Any = None
         if words is not None:
@@ -230,6 +352,13 @@ def legacy_collections(settings: Settings) -> list[str]:
     with _setting_up(settings):
         client = _client(settings)
     return sorted(n for n in _names(client) if n.startswith(LEGACY_PREFIX))
+
+
+def collection_names(settings: Settings) -> list[str]:
+    """Every collection in the store (each workspace's, and any left by the old naming)."""
+    with _setting_up(settings):
+        client = _client(settings)
+    return sorted(_names(client))
 
 
 def drop_collection(settings: Settings, name: str) -> None:

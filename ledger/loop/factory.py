@@ -138,14 +138,16 @@ def build_judge(
 
 
 def build_retriever(settings: Settings, workspace: str | None = None, *, embedder: Embedder) -> Retriever:
-    """Hybrid search over one workspace: its Chroma collection and its keyword index."""
+    """Hybrid search over one workspace: its Chroma collection and its keyword index. Queries embed with the backend
+    that made the workspace's vectors, whatever the setting says now (VectorStore.query_embedder)."""
     from ingest.retrieval import Retriever
     from ingest.vectorstore import VectorStore
     from ledger.storage.database import open_engine
     from ledger.storage.keywords import KeywordIndex
 
     workspace = workspace_of(settings, workspace)
-    return Retriever(VectorStore(settings, workspace), embedder, KeywordIndex(open_engine(settings), workspace))
+    store = VectorStore(settings, workspace)
+    return Retriever(store, store.query_embedder(embedder), KeywordIndex(open_engine(settings), workspace))
 
 
 def build_calibration(settings: Settings, workspace: str | None = None) -> Platt | None:
