@@ -4,7 +4,9 @@ Per ledger entry (the claim's span locates its sentence in the draft):
 - `not_found`: a critical claim becomes "The documents do not state that …" (a statement about the corpus,
   which ledger.judge.claims does not count as a claim); any other is removed.
 - `contradicted`: the sentence is replaced by the sentence of the deciding quote that corrects it (the one
-  whose figures differ from the claim's, else the one closest to it), cited to the deciding chunk.
+  whose figures differ from the claim's, else the one closest to it), cited to the deciding chunk — but only a
+  sentence about the same thing: one that names the claim's subject with another qualifier ("an internet stipend"
+  for "a wellness stipend") states a neighbouring fact, not a correction, so the claim is treated as not found.
 - `supported` / `weak`: the text stays; citations that do not support it (misattributed, phantom, or none
   at all) are replaced by the supporting chunks it already cites, else by the deciding chunk.
 Sentences that are not claims stay as they are, except that citations to unknown chunks are dropped. The
@@ -68,8 +70,43 @@ def _words(text: str) -> str:
     return " ".join(re.findall(r"[a-z0-9$%]+", text.lower()))
 
 
+_TOKEN = re.compile(r"[^\W\d_](?:[\w'’-]*[^\W_])?|\S")
+
+
+def _slots(text: str) -> list[str | None]:
+    """The text as a row of word stems: a content word is its key-term stem; a function word, a digit or a mark is
+    None (a gap between words that belong together)."""
+    out: list[str | None] = []
+    for token in _TOKEN.findall(text):
+        terms = key_terms(token) if token[0].isalpha() else ()
+        out.append(terms[-1] if terms else None)
+    return out
+
+
+def _qualifiers(slots: list[str | None], shared: set[str], own: set[str]) -> dict[str, set[str]]:
+    """For each shared word, the words only this side has right before it ("wellness" of "wellness stipend")."""
+    found: dict[str, set[str]] = {}
+    for before, word in zip(slots, slots[1:], strict=False):
+        if word in shared and before is not None and before in own:
+            found.setdefault(word, set()).add(before)
+    return found
+
+
+def other_subject(claim: str, sentence: str) -> bool:
+    """Whether `sentence` speaks of something else than `claim` under the same name: a word they share is qualified
+    by a word only the claim has in one and by a word only the sentence has in the other ("a $1,000 wellness
+    stipend" / "an internet stipend of $35"; "managers approve" / "directors approve"). Such a sentence states a
+    neighbouring fact; it cannot correct the claim."""
+    a, b = _slots(claim), _slots(sentence)
+    a_words, b_words = {w for w in a if w}, {w for w in b if w}
+    shared = a_words & b_words
+    mine, theirs = _qualifiers(a, shared, a_words - b_words), _qualifiers(b, shared, b_words - a_words)
+    return any(word in theirs for word in mine)
+
+
 def correction(entry: LedgerEntry, evidence: list[Chunk]) -> tuple[str, str] | None:
-    """(corrected sentence, chunk hash) for a contradicted claim: the deciding quote's sentence that says otherwise."""
+    """(corrected sentence, chunk hash) for a contradicted claim: the deciding quote's sentence that says otherwise
+    about the same thing; None when no sentence of the quote is about the claim's subject."""
     deciding = next((m for m in entry.evidence if m.support == "contradicted"), None)
     if deciding is None or not deciding.quote.strip():
         return None
@@ -80,6 +117,7 @@ def correction(entry: LedgerEntry, evidence: list[Chunk]) -> tuple[str, str] | N
         # lead-in): use it where it and a quote sentence contain one another.
         rendered = {_words(u.text): u.text for u in evidence_units([chunk])}
         pool = [next((t for w, t in rendered.items() if _words(s) in w or w in _words(s)), s) for s in pool]
+    pool = [s for s in pool if not other_subject(entry.claim.text, s)]
     if not pool:
         return None
     claim_terms = key_terms(entry.claim.text)

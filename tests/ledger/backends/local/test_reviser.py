@@ -218,3 +218,67 @@ def test_when_every_claim_goes_the_answer_is_written_again_from_the_evidence(jud
     assert [e.verdict for e in ledger.entries] == ["not_found"]
     revised = RuleReviser(LocalWriter(embedder, RevisionSettings())).revise(question, draft, ledger, [lodging])
     assert "$220 per night" in revised and f"[cite:{lodging.hash}]" in revised
+
+
+# --- a contradicted claim is corrected only from a sentence about the same thing ----------------------------------
+
+CLUB = make_chunk(
+    "## Fees\n\nThe annual boat storage fee is $120 per member. Members also receive a locker rental discount of $15 "
+    "per season, applied at renewal.", "Rowing Club Handbook", date(2025, 5, 1), "club")
+STORAGE_FEE = "The annual boat storage fee is $120 per member."
+LOCKER = "Members also receive a locker rental discount of $15 per season, applied at renewal."
+
+
+def test_a_claim_about_something_else_under_the_same_name_is_removed_not_swapped_for_the_neighbouring_fact() -> None:
+    wrong_fee = f"The annual boat storage fee is $150 per member [cite:{CLUB.hash}]."
+    invented = "Members receive a $200 coaching discount."
+    draft = f"{wrong_fee} {invented}"
+    quote = f"Fees … {STORAGE_FEE} {LOCKER}"
+    ledger = ledger_for(draft, {"$150": ("contradicted", [match(CLUB, "contradicted", quote)], []),
+                                "coaching": ("contradicted", [match(CLUB, "contradicted", LOCKER, cited=False)], [])})
+    reviser = RuleReviser(LocalWriter(object(), RevisionSettings()))  # type: ignore[arg-type]
+    critical = reviser.revise(QUESTION, draft, ledger, [CLUB])
+    assert ledger.entries[1].claim.importance == "critical"
+    # The fee, stated wrongly about the same thing, is corrected; the discount is said not to be in the documents.
+    assert critical == f"{STORAGE_FEE[:-1]} [cite:{CLUB.hash}]. {qualified(invented)}"
+    assert "locker" not in critical and "$15" not in critical
+    minor = ledger.model_copy(deep=True)
+    minor.entries[1].claim.importance = "material"
+    assert reviser.revise(QUESTION, draft, minor, [CLUB]) == f"{STORAGE_FEE[:-1]} [cite:{CLUB.hash}]."
+
+
+@pytest.mark.parametrize(("claim", "sentence", "other"), [
+    ("Members receive a $200 coaching discount.", LOCKER, True),
+    ("Juniors pay a $40 entry fee.", "Seniors pay a $60 entry fee.", True),
+    ("The annual boat storage fee is $150.", STORAGE_FEE, False),
+    ("Members get 12 days of free storage.", "Members get 10 days of free boat storage.", False),
+    ("New members pay the storage fee monthly.", "Members pay the annual storage fee at renewal.", False),
+])
+def test_other_subject_tells_a_neighbouring_fact_from_a_correction(claim: str, sentence: str, other: bool) -> None:
+    from ledger.backends.local.reviser import other_subject
+
+    assert other_subject(claim, sentence) is other
+
+
+@pytest.mark.model
+def test_with_the_real_judge_a_wrong_figure_is_corrected_and_a_neighbouring_fact_is_not_substituted(
+        tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "club_handbook.md").write_text(
+        "# Rowing Club Handbook\n\n## Fees\n\nThe annual boat storage fee is $120 per member. Members also receive a "
+        "locker rental discount of $15 per season, applied at renewal.\n\n## Sessions\n\nCoached sessions run on "
+        "Tuesday and Thursday evenings from April to October.\n")
+    settings = Settings(home=tmp_path / "home")
+    assert not build_ingestor(settings, embedder=embedder).run([docs]).failed
+    judge = build_judge(settings, embedder=embedder, checker=LocalSupportChecker(embedder, settings.judge),
+                        today=date(2026, 1, 1))
+    question = "What fees and discounts apply to members?"
+    draft = "The annual boat storage fee is $150 per member. Members receive a $200 coaching discount."
+    before = judge.run(question, draft)
+    assert [e.verdict for e in before.entries] == ["contradicted", "contradicted"]  # the discount too, by the locker
+    evidence = list(judge.store.all_chunks())
+    revised = RuleReviser(LocalWriter(embedder, RevisionSettings())).revise(question, draft, before, evidence)
+    assert "$120 per member" in revised and "$150" not in revised
+    assert "locker" not in revised.lower() and "$15 " not in revised
+    assert "coaching discount" not in [c.text for c in extract_claims(revised, question)]
