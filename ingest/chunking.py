@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-
-from llama_index.core.node_parser import SentenceSplitter
+from typing import TYPE_CHECKING
 
 from ingest.hashing import chunk_hash, normalise_text
 from ingest.tables import row_sentence
 from ingest.types import LoadedDocument
 from ledger.core.models import Tokenizer
 from ledger.core.types import Chunk
+
+if TYPE_CHECKING:  # LlamaIndex takes seconds to import: only a run that has something to chunk pays for it
+    from llama_index.core.node_parser import SentenceSplitter
 
 _MEMO_CHARS = 40
 _MEMO_ENTRIES = 200_000
@@ -49,6 +51,8 @@ def _piece_counter(tokenizer: Tokenizer) -> Callable[[str], Sequence[int]]:
 
 @lru_cache(maxsize=4)
 def _splitter(tokenizer: Tokenizer, chunk_size: int, chunk_overlap: int) -> SentenceSplitter:
+    from llama_index.core.node_parser import SentenceSplitter
+
     # Counting word pieces (not tiktoken tokens) keeps every chunk inside the model's 256-piece window.
     return SentenceSplitter(chunk_size=chunk_size, chunk_overlap=chunk_overlap, tokenizer=_piece_counter(tokenizer))
 

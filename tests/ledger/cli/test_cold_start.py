@@ -71,3 +71,12 @@ def test_asking_builds_without_the_ingest_only_packages(tmp_path: Path) -> None:
     code, loaded = _loaded(tmp_path, str(tmp_path / "home"), heavy=heavy, script=_BUILD)
     assert code == 0
     assert loaded == []
+
+
+def test_ingest_with_nothing_new_loads_no_chunker_or_model(tmp_path: Path) -> None:
+    """An ingest that finds nothing to chunk (here: an empty folder) answers without LlamaIndex or the model."""
+    (tmp_path / "empty").mkdir()
+    code, loaded = _loaded(tmp_path / "home", "ingest", str(tmp_path / "empty"), "--json",
+                           heavy=["llama_index", "torch", "sentence_transformers", "onnxruntime", "nltk"])
+    assert code == 0
+    assert loaded == []
