@@ -37,7 +37,8 @@ def verdict_badge(verdict: str) -> str:
     return f":{VERDICT_COLOR[verdict]}-badge[{VERDICT_LABEL[verdict]}]"
 
 
-def _header(result: RunResult, record: AuditRecord | None, key: str) -> None:
+def _header(result: RunResult, record: AuditRecord | None, key: str,
+            reviews: Sequence[AuditRecord] = ()) -> None:
     st.subheader(plain(result.question), anchor=False)
     about, actions = st.columns([5, 2], vertical_alignment="center")
     when = f" · {record.timestamp:%Y-%m-%d %H:%M} UTC" if record else ""
@@ -48,13 +49,14 @@ def _header(result: RunResult, record: AuditRecord | None, key: str) -> None:
     )
     if record is not None:
         with actions, st.container(horizontal=True, horizontal_alignment="right"):
-            export_buttons(result, record, key=key)
+            export_buttons(result, record, key=key, reviews=reviews)
 
 
-def export_buttons(result: RunResult, record: AuditRecord, *, key: str) -> None:
-    """Download buttons for the JSON, CSV and HTML exports of a stored run."""
+def export_buttons(result: RunResult, record: AuditRecord, *, key: str, reviews: Sequence[AuditRecord] = ()) -> None:
+    """Download buttons for the JSON, CSV and HTML exports of a stored run, with its sign-offs (`reviews`): each
+    records which suggested changes were accepted, or that the revision was not reviewed."""
     for fmt in FORMATS:
-        exported = guarded(lambda fmt=fmt: export_run(result, record, fmt))  # type: ignore[misc]
+        exported = guarded(lambda fmt=fmt: export_run(result, record, fmt, reviews))  # type: ignore[misc]
         if exported is None:
             return
         st.download_button(

@@ -8,7 +8,7 @@ import streamlit as st
 from ledger.audit.types import AuditRecord
 from ledger.core.settings import Settings
 from ledger.core.types import RunResult
-from ui import components
+from ui import components, services
 from ui.evidence import citation_panels
 from ui.outcome import Outcome, run_outcome
 from ui.review import draft_review
@@ -22,7 +22,9 @@ def render_result(result: RunResult, record: AuditRecord | None = None, *, key: 
                   config: Settings | None = None) -> None:
     """The whole view of one run, outcome first; `record` (its audit row) enables the exports and the audit tab,
     `config` lets citations open their passages from the workspace."""
-    components._header(result, record, key)
+    reviews = services.guarded(lambda: services.run_store(config).reviews_of(result.session_id)) \
+        if config is not None and record is not None else None
+    components._header(result, record, key, reviews or [])
     failed = record is not None and record.status == "failed"
     outcome = run_outcome(result, failed=failed)
     if failed and record is not None:

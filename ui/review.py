@@ -8,8 +8,8 @@ import streamlit as st
 from ledger.audit.types import AuditRecord
 from ledger.core.settings import Settings
 from ledger.core.types import LedgerEntry, RunResult
+from ledger.exports.changes import KIND_LABEL, apply_changes, review_record, suggested_changes
 from ui import services
-from ui.changes import KIND_LABEL, apply_changes, review_record, suggested_changes
 from ui.components import _answer, _sources, verdict_badge
 from ui.evidence import citation_panels
 from ui.outcome import is_phantom
@@ -78,6 +78,10 @@ def sign_off(result: RunResult, config: Settings, *, key: str, reviewer: str, de
              reviewed_text: str | None) -> None:
     """The reviewer's sign-off with a comment, stored as its own audit row; earlier sign-offs of the run listed."""
     store = services.run_store(config)
+    signed = st.session_state.pop(f"{key}-signed-{result.session_id}", None)
+    if signed is not None:
+        st.success(f"Signed off as audit row {signed}. The exports above now record your decisions.",
+                   icon=":material/verified:")
     for review in services.guarded(lambda: store.reviews_of(result.session_id)) or []:
         when = review.recorded_at.strftime("%Y-%m-%d %H:%M UTC")
         accepted, rejected = review.details.get("accepted", 0), review.details.get("rejected", 0)
@@ -92,8 +96,9 @@ def sign_off(result: RunResult, config: Settings, *, key: str, reviewer: str, de
                 done = services.guarded(lambda: store.save_review(
                     result.session_id, comment=comment, decisions=decisions, reviewed_text=reviewed_text,
                     user=reviewer or None))
-                if done is not None:
-                    st.success(f"Signed off as audit row {done.id}.", icon=":material/verified:")
+                if done is not None:  # the whole view again: the exports at the top include the sign-off
+                    st.session_state[f"{key}-signed-{result.session_id}"] = done.id
+                    st.rerun()
 
 
 def problems(entries: list[LedgerEntry]) -> None:

@@ -11,6 +11,7 @@ import typer
 from ledger.cli.console import console, err_console, shown
 
 if TYPE_CHECKING:
+    from ledger.audit.types import AuditRecord
     from ledger.core.settings import Settings
     from ledger.exports.verification import ExportCheck
 
@@ -28,6 +29,10 @@ def export(
 ) -> None:
     """Export a stored run for compliance: JSON (schema-checked), CSV (a row per claim per round) or HTML;
     or check an export with `evidence export verify FILE`.
+
+    Each export records the run's review: every suggested change of a draft check with the reviewer's decision
+    (accepted or rejected), the reviewed text, reviewer, time and comment of each sign-off; or that it was not
+    reviewed.
 
     Each export carries its own content hash and the run's audit chain hash: embedded fields in JSON, a last
     '# sha256=... audit_chain_hash=...' line in CSV, a meta tag and the footer in HTML. `export verify`
@@ -79,7 +84,8 @@ def _export(session: str, fmt: str, out: Path | None, force: bool) -> None:
         raise _fail(reason)  # before anything is read: a refused path costs nothing
     store = build_run_store(settings)
     record = store.get_audit(session)
-    exported = export_run(store.get_run(session), record, fmt)
+    reviews = store.reviews_of(session)
+    exported = export_run(store.get_run(session), record, fmt, reviews)
     if to_stdout:
         sys.stdout.buffer.write(exported.data)
         sys.stdout.flush()
@@ -93,7 +99,17 @@ def _export(session: str, fmt: str, out: Path | None, force: bool) -> None:
     console.print(f"wrote {shown(target)} ({fmt}, {len(exported.data):,} bytes)\n"
                   f"  sha256 of file     {exported.sha256}\n"
                   f"  content sha256     {exported.content_sha256}\n"
-                  f"  audit chain hash   {exported.audit_chain_hash}", highlight=False)
+                  f"  audit chain hash   {exported.audit_chain_hash}\n"
+                  f"  review             {_review_line(reviews)}", highlight=False)
+
+
+def _review_line(reviews: list[AuditRecord]) -> str:
+    if not reviews:
+        return "not reviewed (no sign-off stored)"
+    last = reviews[-1]
+    accepted, rejected = last.details.get("accepted", 0), last.details.get("rejected", 0)
+    return (f"{len(reviews)} sign-off{'s' if len(reviews) > 1 else ''}; latest by {shown(last.user_id)}: "
+            f"{accepted} accepted, {rejected} rejected")
 
 
 def _verify(path: Path) -> None:
@@ -139,15 +155,21 @@ def _against_database(check: ExportCheck) -> str | None:
         result = store.get_run(check.session_id)
     except NotFoundError:
         return f"session {check.session_id} is not in this database (purged, or exported from another one)"
-    problem = compare_with_database(check, result, record)
+    reviews = store.reviews_of(check.session_id)
+    problem = compare_with_database(check, result, record, reviews)
     if problem:
         return problem
+    later = len(reviews) - len(check.review_hashes)
     report = store.verify()
     if not report.ok:
         bad = report.first_bad
         return f"it matches audit row {record.id}, but the audit chain is broken: {bad.reason if bad else ''}"
     console.print(f"[green]matches audit row {record.id}[/] of session {shown(record.session_id)} "
-                  f"(result sha256 {record.result_sha256}); audit chain intact", highlight=False, soft_wrap=True)
+                  f"(result sha256 {record.result_sha256}) and its {len(check.review_hashes)} recorded sign-off(s); "
+                  "audit chain intact", highlight=False, soft_wrap=True)
+    if later > 0:
+        console.print(f"note: the database holds {later} later sign-off(s) of this run that this export does not "
+                      "record; export it again to include them", highlight=False, soft_wrap=True)
     return None
 
 

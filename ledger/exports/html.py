@@ -18,6 +18,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from ledger.audit.types import AuditRecord, iso_utc
 from ledger.core.types import EvidenceLedger, LedgerEntry, RevisionAttempt, RiskFlag, RunResult, RunWarning
+from ledger.exports.review import ReviewedChange, RunReview, SignOff
 
 _CITE = re.compile(r"\[cite:([0-9A-Za-z]{4,64})\]")
 _PAGE_HASH = re.compile(rb'<meta name="evidence-page-sha256" content="([0-9a-f]{64})">')
@@ -115,6 +116,22 @@ class RoundView:
     claims: list[ClaimView]
 
 
+DECISION_LABELS = {"accepted": "Accepted", "rejected": "Rejected", "undecided": "Undecided",
+                   "not reviewed": "Not reviewed"}
+_ENV.globals["decision_labels"] = DECISION_LABELS
+
+
+@dataclass(frozen=True)
+class ReviewView:
+    """The review of the run: its status line, the suggested changes with their decisions, and the sign-offs."""
+
+    reviewed: bool
+    status: str
+    changes: list[ReviewedChange]
+    sign_offs: list[SignOff]
+    row_hashes: str  # the sign-offs' audit row hashes, space-separated (a meta tag names them)
+
+
 @dataclass(frozen=True)
 class ReportView:
     """Everything the report page shows, as plain text and numbers already formatted."""
@@ -138,13 +155,15 @@ class ReportView:
     row_hash: str
     prev_hash: str
     audit_row: str
+    review: ReviewView
     session_id: str = ""
     page_sha256: str = BLANK_HASH
 
 
-def render_report(result: RunResult, record: AuditRecord, *, content_sha256: str, schema_version: str) -> str:
+def render_report(result: RunResult, record: AuditRecord, review: RunReview, *, content_sha256: str,
+                  schema_version: str) -> str:
     """The whole report as one HTML page, carrying its own hash (see `page_sha256`)."""
-    view = report_view(result, record, content_sha256=content_sha256, schema_version=schema_version)
+    view = report_view(result, record, review, content_sha256=content_sha256, schema_version=schema_version)
     template = _ENV.get_template("report.html.j2")
     blank = template.render(r=view)
     return template.render(r=replace(view, page_sha256=page_sha256(blank.encode("utf-8"), BLANK_HASH)))
@@ -161,7 +180,8 @@ def claimed_page_sha256(page: bytes) -> str | None:
     return found.group(1).decode("ascii") if found else None
 
 
-def report_view(result: RunResult, record: AuditRecord, *, content_sha256: str, schema_version: str) -> ReportView:
+def report_view(result: RunResult, record: AuditRecord, review: RunReview, *, content_sha256: str,
+                schema_version: str) -> ReportView:
     """The view model of a run's report. Pure."""
     sources = _sources(result)
     return ReportView(
@@ -184,6 +204,8 @@ def report_view(result: RunResult, record: AuditRecord, *, content_sha256: str, 
         row_hash=record.row_hash,
         prev_hash=record.prev_hash,
         audit_row=str(record.id),
+        review=ReviewView(review.reviewed, review.status, list(review.changes), list(review.sign_offs),
+                          " ".join(s.audit_row.row_hash for s in review.sign_offs)),
         session_id=result.session_id,
     )
 

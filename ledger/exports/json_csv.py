@@ -1,5 +1,8 @@
 """Compliance exports of one stored run: JSON (schema-checked), CSV (one row per claim per round) and HTML.
 
+Each export also records the run's review (ledger.exports.review): every suggested change with the reviewer's
+decision, the reviewed text, reviewer, time and comment of each sign-off, or that the revision was not reviewed.
+
 Every export carries its own content hash, which `evidence export verify FILE` recomputes:
 - JSON: `content_sha256` = sha256 of the canonical JSON (ledger.audit.chain) of the document without that key;
 - CSV: a last line `# sha256=<hex> audit_chain_hash=<hex>`, the sha256 being of every byte before that line;
@@ -14,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Literal
@@ -23,16 +27,24 @@ from pydantic.json_schema import models_json_schema
 from ledger.audit import chain as audit
 from ledger.audit.types import AuditRecord
 from ledger.core.types import RunResult
+from ledger.exports.review import RunReview, review_problem, run_review
 
 ExportFormat = Literal["json", "csv", "html"]
 FORMATS: tuple[ExportFormat, ...] = ("json", "csv", "html")
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"  # 1.1: the review section
 SCHEMA_ID = "https://evidence-ledger.invalid/schemas/run_export.schema.json"
 MEDIA_TYPES = {"json": "application/json", "csv": "text/csv", "html": "text/html"}
-CSV_COLUMNS = (
+CLAIM_COLUMNS = (
     "session_id", "round", "claim_id", "claim_text", "type", "importance", "cited", "verdict", "confidence",
     "chunk_hash", "document", "support", "quote", "flags", "notes",
 )
+# Review rows (round "review"): one per sign-off (change empty), then one per suggested change.
+REVIEW_COLUMNS = (
+    "change", "change_kind", "before", "after", "reasons", "decision", "reviewer", "signed_at", "comment",
+    "reviewed_text", "review_row_hash",
+)
+CSV_COLUMNS = CLAIM_COLUMNS + REVIEW_COLUMNS
+REVIEW_ROUND = "review"
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -52,17 +64,18 @@ class ExportedRun:
         return MEDIA_TYPES[self.fmt]
 
 
-def export_run(result: RunResult, record: AuditRecord, fmt: str) -> ExportedRun:
-    """Export a run with its audit row as JSON, CSV or HTML."""
+def export_run(result: RunResult, record: AuditRecord, fmt: str, reviews: Sequence[AuditRecord] = ()) -> ExportedRun:
+    """Export a run with its audit row and its sign-offs (`reviews`: RunStore.reviews_of) as JSON, CSV or HTML."""
+    review = run_review(result, reviews)
     if fmt == "json":
-        data, content = _json_export(result, record)
+        data, content = _json_export(result, record, review)
     elif fmt == "csv":
-        data, content = _csv_export(result, record)
+        data, content = _csv_export(result, record, review)
     elif fmt == "html":
         from ledger.exports.html import claimed_page_sha256, render_report
 
-        data = render_report(result, record, content_sha256=record_sha256(result, record),
-                             schema_version=SCHEMA_VERSION).encode("utf-8")
+        data = render_report(result, record, review, content_sha256=audit.content_sha256(
+            export_body(result, record, review)), schema_version=SCHEMA_VERSION).encode("utf-8")
         content = claimed_page_sha256(data) or ""
     else:
         raise ValueError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
@@ -70,8 +83,9 @@ def export_run(result: RunResult, record: AuditRecord, fmt: str) -> ExportedRun:
                        audit_chain_hash=record.row_hash)
 
 
-def export_body(result: RunResult, record: AuditRecord) -> dict[str, Any]:
-    """The JSON export without its content_sha256: schema version, the run, its audit row and chain hash."""
+def export_body(result: RunResult, record: AuditRecord, review: RunReview | None = None) -> dict[str, Any]:
+    """The JSON export without its content_sha256: schema version, the run, its audit row and chain hash, and its
+    review (not reviewed, when none is given)."""
     audit_json = audit.hashed_fields(record) | {"id": record.id, "row_hash": record.row_hash}
     # Floats keep full precision here; only the canonical form (for hashing) rounds them.
     return {
@@ -79,12 +93,13 @@ def export_body(result: RunResult, record: AuditRecord) -> dict[str, Any]:
         "run": result.model_dump(mode="json"),
         "audit": audit_json,
         "audit_chain_hash": record.row_hash,
+        "review": (review or run_review(result, ())).model_dump(mode="json"),
     }
 
 
-def record_sha256(result: RunResult, record: AuditRecord) -> str:
+def record_sha256(result: RunResult, record: AuditRecord, reviews: Sequence[AuditRecord] = ()) -> str:
     """The content_sha256 of a run's JSON export, which the other formats cite too."""
-    return audit.content_sha256(export_body(result, record))
+    return audit.content_sha256(export_body(result, record, run_review(result, reviews)))
 
 
 def check_json_export(document: dict[str, Any]) -> bool:
@@ -93,7 +108,11 @@ def check_json_export(document: dict[str, Any]) -> bool:
     if audit.content_sha256(body) != document.get("content_sha256"):
         return False
     fields = {k: v for k, v in document["audit"].items() if k not in ("id", "row_hash")}
-    return audit.content_sha256(fields) == document["audit"]["row_hash"] == document["audit_chain_hash"]
+    if not audit.content_sha256(fields) == document["audit"]["row_hash"] == document["audit_chain_hash"]:
+        return False
+    review = document.get("review")
+    return isinstance(review, dict) and review_problem(review, document["run"]["session_id"],
+                                                       document["audit_chain_hash"]) is None
 
 
 def check_csv_export(data: bytes) -> bool:
@@ -111,14 +130,14 @@ def csv_trailer(data: bytes) -> tuple[dict[str, str], bytes]:
     return dict(part.split("=", 1) for part in text[2:].split() if "=" in part), body + b"\n"
 
 
-def _json_export(result: RunResult, record: AuditRecord) -> tuple[bytes, str]:
-    body = export_body(result, record)
+def _json_export(result: RunResult, record: AuditRecord, review: RunReview) -> tuple[bytes, str]:
+    body = export_body(result, record, review)
     content = audit.content_sha256(body)
     document = body | {"content_sha256": content}
     return (json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8"), content
 
 
-def _csv_export(result: RunResult, record: AuditRecord) -> tuple[bytes, str]:
+def _csv_export(result: RunResult, record: AuditRecord, review: RunReview) -> tuple[bytes, str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -130,11 +149,29 @@ def _csv_export(result: RunResult, record: AuditRecord) -> tuple[bytes, str]:
                 entry.claim.importance, " ".join(entry.claim.cited), entry.verdict, f"{entry.confidence:.3f}",
                 best.chunk_hash if best else "", _cell(best.document) if best else "", best.support if best else "",
                 _cell(best.quote) if best else "", " ".join(entry.flags), _cell(entry.notes),
+                *[""] * len(REVIEW_COLUMNS),
             ])
+    for row in _review_rows(review):
+        writer.writerow([result.session_id, REVIEW_ROUND, *[""] * (len(CLAIM_COLUMNS) - 2), *row])
     body = buffer.getvalue().encode("utf-8")
     content = audit.sha256_hex(body)
     trailer = f"# sha256={content} audit_chain_hash={record.row_hash}\n".encode()
     return body + trailer, content
+
+
+def _review_rows(review: RunReview) -> list[list[str]]:
+    """The review columns (change … review_row_hash) of the review rows: each sign-off, then each suggested change
+    with the decision in force; without a sign-off, one row saying the revision was not reviewed."""
+    rows = [["", "", "", "", "", "signed off", _cell(s.reviewer), s.signed_at, _cell(s.comment),
+             _cell(s.reviewed_text or ""), s.audit_row.row_hash] for s in review.sign_offs]
+    if not review.sign_offs:
+        rows.append(["", "", "", "", "", "not reviewed", "", "", _cell(review.status), "", ""])
+    latest = review.sign_offs[-1] if review.sign_offs else None
+    for c in review.changes:
+        rows.append([str(c.number), c.kind, _cell(c.before), _cell(c.after), _cell(" | ".join(c.reasons)), c.decision,
+                     _cell(latest.reviewer) if latest else "", latest.signed_at if latest else "", "", "",
+                     latest.audit_row.row_hash if latest else ""])
+    return rows
 
 
 def _cell(text: str) -> str:
@@ -150,8 +187,8 @@ def load_schema() -> dict[str, Any]:
 
 def build_schema() -> dict[str, Any]:
     """The JSON Schema of the JSON export, derived from the types (the shipped file is this, written out)."""
-    _, top = models_json_schema([(RunResult, "serialization"), (AuditRecord, "serialization")],
-                                ref_template="#/$defs/{model}")
+    _, top = models_json_schema([(RunResult, "serialization"), (AuditRecord, "serialization"),
+                                 (RunReview, "serialization")], ref_template="#/$defs/{model}")
     defs = top["$defs"]
     for definition in defs.values():
         if definition.get("type") == "object" and "properties" in definition:
@@ -166,13 +203,14 @@ def build_schema() -> dict[str, Any]:
             "audit.row_hash is the sha256 of the canonical JSON of audit without id and row_hash."
         ),
         "type": "object",
-        "required": ["schema_version", "run", "audit", "audit_chain_hash", "content_sha256"],
+        "required": ["schema_version", "run", "audit", "audit_chain_hash", "review", "content_sha256"],
         "properties": {
             "schema_version": {"const": SCHEMA_VERSION, "description": "Version of this export format."},
             "run": {"$ref": "#/$defs/RunResult"},
             "audit": {"$ref": "#/$defs/AuditRecord"},
             "audit_chain_hash": {"type": "string", "pattern": "^[0-9a-f]{64}$",
                                  "description": "row_hash of the run's audit row."},
+            "review": {"$ref": "#/$defs/RunReview"},
             "content_sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$",
                                "description": "sha256 of the canonical JSON of the document without this key."},
         },

@@ -1,5 +1,10 @@
 """What a recipient runs on an export: recompute its own content hash, and, with the database at hand, compare it
-with the run and audit row the database holds. Pure: bytes and records in, a verdict out."""
+with the run, audit row and sign-offs the database holds. Pure: bytes and records in, a verdict out.
+
+The review an export records is covered like the run: by the content hash, and in JSON also by each sign-off's own
+audit row (its row hash re-derived, its run named, its readable fields recomputed from it). The database comparison
+re-exports the run with exactly the sign-offs the file names, so a later sign-off does not make an earlier export
+wrong, while a sign-off the database does not hold does."""
 
 from __future__ import annotations
 
@@ -7,14 +12,16 @@ import csv
 import html
 import io
 import json
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ledger.audit import chain as audit
 from ledger.audit.types import AuditRecord
 from ledger.core.types import RunResult
 from ledger.exports.html import claimed_page_sha256, page_sha256
-from ledger.exports.json_csv import ExportFormat, csv_trailer, export_run
+from ledger.exports.json_csv import REVIEW_ROUND, ExportFormat, csv_trailer, export_run
+from ledger.exports.review import review_problem, review_row_hashes
 
 
 @dataclass(frozen=True)
@@ -28,6 +35,7 @@ class ExportCheck:
     session_id: str | None = None
     audit_chain_hash: str | None = None  # the run's audit row hash, as the file names it
     problem: str = ""  # why the file does not hold, in words
+    review_hashes: tuple[str, ...] = ()  # audit row hashes of the sign-offs the file records
 
 
 def detect_format(data: bytes) -> ExportFormat | None:
@@ -54,15 +62,22 @@ def check_export(data: bytes) -> ExportCheck:
     return ExportCheck(fmt=None, ok=False, problem="not an Evidence Ledger export (JSON, CSV or HTML)")
 
 
-def compare_with_database(check: ExportCheck, result: RunResult, record: AuditRecord) -> str | None:
-    """Why the export is not what the database holds for its run (None when it is): its audit row hash, then its
-    whole content, re-exported from the stored run in the same format and hashed the same way."""
+def compare_with_database(check: ExportCheck, result: RunResult, record: AuditRecord,
+                          reviews: Sequence[AuditRecord] = ()) -> str | None:
+    """Why the export is not what the database holds for its run (None when it is): its audit row hash, the
+    sign-offs it records (`reviews`: the run's sign-offs in the database), then its whole content, re-exported from
+    the stored run with those sign-offs in the same format and hashed the same way."""
     if check.fmt is None:
         return "not an export"
     if check.audit_chain_hash != record.row_hash:
         return (f"it names audit row hash {check.audit_chain_hash}, but the database's audit row {record.id} for "
                 f"session {record.session_id} has {record.row_hash}")
-    if export_run(result, record, check.fmt).content_sha256 != check.actual:
+    held = {r.row_hash: r for r in reviews}
+    missing = [h for h in check.review_hashes if h not in held]
+    if missing:
+        return f"it records a sign-off (row hash {missing[0]}) that the database does not hold for this run"
+    named = [held[h] for h in check.review_hashes]
+    if export_run(result, record, check.fmt, named).content_sha256 != check.actual:
         return "its content differs from the run the database holds for that session"
     return None
 
@@ -90,15 +105,23 @@ def _check_json(data: bytes) -> ExportCheck:
         return _failed(found, "its audit row does not match its row_hash")
     if record.get("result_sha256") not in (None, audit.content_sha256(run)):
         return _failed(found, "its run does not match the result_sha256 of its audit row")
-    return _held(found)
+    review = _as_dict(document.get("review"))
+    if not review:  # exports of schema 1.0 had none; from 1.1 on, one without it was edited
+        return _held(found) if document.get("schema_version") == "1.0" else _failed(found, "it has no review section")
+    problem = review_problem(review, str(run.get("session_id", "")), str(found.audit_chain_hash))
+    if problem:
+        return _failed(found, problem)
+    return _held(replace(found, review_hashes=review_row_hashes(review)))
 
 
 def _check_csv(data: bytes) -> ExportCheck:
     trailer, body = csv_trailer(data)
     rows = list(csv.DictReader(io.StringIO(body.decode("utf-8", errors="replace"))))
+    signed = [r.get("review_row_hash") for r in rows if r.get("round") == REVIEW_ROUND and r.get("change") == ""]
     found = ExportCheck(fmt="csv", ok=False, claimed=trailer.get("sha256"), actual=audit.sha256_hex(body),
                         session_id=rows[0].get("session_id") if rows else None,
-                        audit_chain_hash=trailer.get("audit_chain_hash"))
+                        audit_chain_hash=trailer.get("audit_chain_hash"),
+                        review_hashes=tuple(h for h in signed if h))
     if found.claimed != found.actual:
         return _failed(found, "the sha256 on its last line does not match the lines above it (edited after export)")
     return _held(found)
@@ -112,7 +135,8 @@ def _check_html(data: bytes) -> ExportCheck:
     text = data.decode("utf-8", errors="replace")
     found = ExportCheck(fmt="html", ok=False, claimed=claimed, actual=page_sha256(data, claimed),
                         session_id=_meta(text, "evidence-session"),
-                        audit_chain_hash=_meta(text, "evidence-audit-chain-hash"))
+                        audit_chain_hash=_meta(text, "evidence-audit-chain-hash"),
+                        review_hashes=tuple((_meta(text, "evidence-review-row-hashes") or "").split()))
     if found.claimed != found.actual:
         return _failed(found, "its page sha256 does not match the page (edited after export)")
     return _held(found)
@@ -137,8 +161,8 @@ def _str(value: Any) -> str | None:
 
 
 def _failed(found: ExportCheck, problem: str) -> ExportCheck:
-    return ExportCheck(found.fmt, False, found.claimed, found.actual, found.session_id, found.audit_chain_hash, problem)
+    return replace(found, ok=False, problem=problem)
 
 
 def _held(found: ExportCheck) -> ExportCheck:
-    return ExportCheck(found.fmt, True, found.claimed, found.actual, found.session_id, found.audit_chain_hash, "")
+    return replace(found, ok=True, problem="")

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ledger.core.types import EvidenceLedger, RiskFlag, RunResult
+from ledger.exports.changes import apply_changes, review_record, suggested_changes
 from tests.ledger.audit_fixtures import PHANTOM, flawed_run, simple_run
-from ui.changes import apply_changes, review_record, suggested_changes
 from ui.components import answer_markdown
 from ui.evidence import highlighted
 from ui.outcome import coverage_label, run_outcome

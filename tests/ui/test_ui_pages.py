@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import time
@@ -288,8 +289,18 @@ def test_verify_shows_the_draft_as_submitted_with_its_problems_then_changes_to_a
 
 def test_a_reviewer_signs_off_a_draft_check_as_its_own_audit_row(
         settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ledger.exports.json_csv import export_run
+
     fake = _FakeRecorder(settings)
     monkeypatch.setattr("ui.services.recorder", lambda config, backend, workspace: fake)
+    exported: dict[str, list[bytes]] = {}
+
+    def offered(result, record, fmt, reviews=()):  # type: ignore[no-untyped-def]
+        made = export_run(result, record, fmt, reviews)
+        exported.setdefault(fmt, []).append(made.data)
+        return made
+
+    monkeypatch.setattr("ui.components.export_run", offered)
     at = AppTest.from_function(_verify, default_timeout=QUICK).run()
     at.text_input(key="verify_question").input("How long are customer records kept?")
     at.text_area(key="verify_draft").input(DRAFT)
@@ -308,6 +319,10 @@ def test_a_reviewer_signs_off_a_draft_check_as_its_own_audit_row(
     assert reviews[0].details["comment"] == "Checked the retention figure against the policy."
     assert any("Signed off as audit row" in s.value for s in at.success)
     assert _store(settings).verify().ok
+    # The JSON download offered after the sign-off records it: change 1 accepted, by whom, with the comment.
+    offered = json.loads(exported["json"][-1])["review"]
+    assert offered["reviewed"] and [c["decision"] for c in offered["changes"]] == ["accepted", "undecided"]
+    assert offered["sign_offs"][0]["comment"] == "Checked the retention figure against the policy."
 
 
 def test_the_run_id_goes_in_the_url_and_a_reload_reopens_the_run(settings: Settings,
