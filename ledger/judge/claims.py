@@ -21,10 +21,9 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from nltk.stem.porter import PorterStemmer
-
 from ledger.core.types import Claim, ClaimType, Importance
 from ledger.text.lexicon import lexicon
+from ledger.text.nltk_parts import PorterStemmer
 from ledger.text.sentences import parse_citations, split_sentences
 from ledger.text.terms import phrase_pattern
 

@@ -12,10 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
-from nltk.tokenize import punkt
-from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer, PunktTrainer
-
 from ledger.text.lexicon import lexicon
+from ledger.text.nltk_parts import PunktParameters, PunktSentenceTokenizer, PunktTrainer, punkt
 
 # `[cite:abc123def456]`, `[cite:a][cite:b]` or `[cite:a, b]`. Ids are not forced to 12 hex digits so
 # that a malformed id still reaches the judge and is reported as a phantom citation.

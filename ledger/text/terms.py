@@ -13,9 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from nltk.stem.porter import PorterStemmer
-
 from ledger.text.lexicon import LiveWords, lexicon
+from ledger.text.nltk_parts import PorterStemmer
 
 _STEMMER = PorterStemmer()
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z_']*|\d[\d,.]*")

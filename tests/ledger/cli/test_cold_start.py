@@ -65,9 +65,10 @@ print(json.dumps({"code": 0, "loaded": [m for m in json.loads(sys.argv[2]) if m 
 
 
 def test_asking_builds_without_the_ingest_only_packages(tmp_path: Path) -> None:
-    """The loop of `evidence ask` needs no chunker (LlamaIndex), no document parsers and no Claude SDK offline, and
-    loads no model until it embeds something."""
-    heavy = ["llama_index", "anthropic", "streamlit", "pypdf", "docx", "torch", "sentence_transformers"]
+    """The loop of `evidence ask` needs no chunker (LlamaIndex), no document parsers, no Claude SDK offline and not
+    the SciPy and scikit-learn that a plain `import nltk` brings, and loads no model until it embeds something."""
+    heavy = ["llama_index", "anthropic", "streamlit", "pypdf", "docx", "torch", "sentence_transformers", "scipy",
+             "sklearn"]
     code, loaded = _loaded(tmp_path, str(tmp_path / "home"), heavy=heavy, script=_BUILD)
     assert code == 0
     assert loaded == []
