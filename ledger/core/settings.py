@@ -61,11 +61,11 @@ class EmbeddingSettings(_Section):
     batch_size: int = Field(32, description="Texts per forward pass.")
     device: str = Field("cpu", description="Torch device (the torch backend only).")
     backend: EmbeddingBackend = Field(
-        "torch",
-        description="'onnx-int8': the model exported to ONNX once and quantised to int8, run by onnxruntime "
-        "(faster on CPU, most where it has int8 dot-product instructions; recall@5 within 1 point of fp32); "
-        "'torch': the model as published, fp32. A workspace keeps the backend that embedded it: switching "
-        "means re-embedding.",
+        "onnx-int8",
+        description="'onnx-int8' (default): the model exported to ONNX once (offline, about 30 s) and quantised to "
+        "int8, run by onnxruntime (faster on CPU, most where it has int8 dot-product instructions; recall@5 within "
+        "1 point of fp32); 'torch': the model as published, fp32. A workspace's queries use the backend that "
+        "embedded it; an ingest with the other one re-embeds the whole workspace first.",
     )
     cache_dir: Path | None = Field(
         None,
