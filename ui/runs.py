@@ -96,8 +96,8 @@ class Job:
 
     def say(self, label: str) -> None:
         """A stage starts: it becomes the panel's label and a line of the log, with the time since the start."""
-        self.label = label
         self.log.append(f":gray[{time.perf_counter() - self.started:5.1f} s] {label}")
+        self.label = label
 
     def work(self, run: Callable[[CancelToken], RunResult], counter: services.RunsInFlight) -> None:
         """The worker thread's body: run, and keep what came of it (never raises, never calls Streamlit)."""
@@ -181,15 +181,12 @@ def start(page: str, config: Settings, backend: str, workspace: str,
           run: Callable[[RecordedPipeline, CancelToken], RunResult]) -> None:
     """Start a run in a worker thread; the page then shows it with `follow` until it is over."""
     job = Job()
-    with st.status("Loading the model and opening the workspace…", expanded=False) as status:
-        base, problem = services.attempt(lambda: services.recorder(config, backend, workspace))
-        if base is None:
-            st.session_state[error_key(page)] = problem
-            st.session_state[busy_key(page)] = False
-            status.update(label="Could not start the run", state="error")
-            st.rerun()  # the button comes back enabled, the message shows
-        status.update(label="Model loaded", state="complete")
-    job.say("Loading the model and opening the workspace")
+    job.say("Loading the model and opening the workspace")  # the first time, the model loads (with a spinner)
+    base, problem = services.attempt(lambda: services.recorder(config, backend, workspace))
+    if base is None:
+        st.session_state[error_key(page)] = problem
+        st.session_state[busy_key(page)] = False
+        st.rerun()  # the button comes back enabled, the message shows
     pipeline = _announcing(base, job, services.user_name(config))
     counter = services.runs_in_flight()
     worker = threading.Thread(target=job.work, args=(lambda token: run(pipeline, token), counter),
@@ -228,12 +225,15 @@ def _panel(page: str) -> None:
         st.rerun()  # the whole page: it shows the outcome
         return
     stopping = job.token.cancelled
-    label = "Cancelling: the run stops at the end of this stage…" if stopping else job.label
-    with st.status(label, expanded=True, state="running"):
-        if job.others:
-            st.markdown(f":gray[{job.others} other run{'s are' if job.others > 1 else ' is'} in progress on this "
+    log = list(job.log)  # one snapshot (the worker appends as it goes): the label is its last stage
+    label = "Cancelling: the run stops at the end of this stage…" if stopping else \
+        (log[-1].split("] ", 1)[-1] if log else job.label)
+    # Not `with st.status(...)`: leaving that block marks the panel complete while the run is still going.
+    status = st.status(label, expanded=True, state="running")
+    if job.others:
+        status.markdown(f":gray[{job.others} other run{'s are' if job.others > 1 else ' is'} in progress on this "
                         "server; runs do not wait for each other, but share its cores.]")
-        st.markdown("  \n".join(job.log))
+    status.markdown("  \n".join(log))
     st.button("Cancel", key=f"{page}_cancel", icon=":material/cancel:", on_click=job.token.cancel,
               disabled=stopping, help="Stop the run at the end of its current stage; nothing of it is stored.")
     if not job.shown:  # the first time: a quick run shows its outcome at once

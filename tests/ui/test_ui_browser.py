@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -92,6 +93,10 @@ The lobby kiosk code is 4417 for all visitors. <script>alert(1)</script>
 DRAFT = ("Under the travel policy, the nightly hotel cap for standard locations is $250 per night. "
          "Every employee also receives a $1,000 annual wellness stipend.")
 QUESTION = "What is the nightly hotel cap for standard locations?"
+# A draft long enough (many claims to judge and revise) that Cancel is pressed while it is being checked.
+LONG_DRAFT = " ".join(f"In region {n} the nightly hotel cap is ${200 + n} per night and meals are ${40 + n} per day."
+                      for n in range(1, 41))
+COMMENT = "Checked the hotel cap against the 2026 policy; the stipend line is not in the documents."
 # Opening a page's own URL (/documents), Streamlit's frontend first probes /documents/_stcore/… for a path prefix,
 # gets 404, and falls back to the root: its way of finding the server, not a failure of this app.
 STREAMLIT_PROBE = re.compile(r"://127\.0\.0\.1:\d+/[\w-]+/_stcore/(host-config|health)$")
@@ -114,6 +119,14 @@ def _shot(page, name: str) -> Path:  # type: ignore[no-untyped-def]
     page.set_viewport_size({"width": 1440, "height": 1000})
     print(f"screenshot: {path}")
     return path
+
+
+def _audit_rows(page, url: str) -> int:  # type: ignore[no-untyped-def]
+    """How many audit rows the Settings page counts."""
+    page.goto(f"{url}/settings")
+    line = page.get_by_text(re.compile(r"^Intact: \d+ audit rows"))
+    line.wait_for(timeout=30_000)
+    return int(re.findall(r"\d+", line.inner_text())[0])
 
 
 def _ask(page, question: str) -> float:  # type: ignore[no-untyped-def]
@@ -205,6 +218,37 @@ def test_the_analyst_and_reviewer_path_in_a_real_browser(served: tuple[str, Path
         page.get_by_role("button", name="Review record").click()
     assert b'"decision": "accepted"' in Path(download.value.path()).read_bytes()
     _shot(page, "03b-change-accepted")
+    # sign off, then the run's JSON export records the accepted change, the reviewer's comment and the sign-off
+    page.get_by_label("Reviewer's comment").fill(COMMENT)
+    page.get_by_role("button", name="Sign off").click()
+    page.get_by_text(re.compile(r"Signed off as audit row \d+")).first.wait_for(timeout=60_000)
+    _settle(page)
+    with page.expect_download(timeout=30_000) as download:
+        page.get_by_role("button", name="JSON", exact=True).first.click()
+    review = json.loads(Path(download.value.path()).read_bytes())["review"]
+    assert review["reviewed"] and review["changes"][0]["decision"] == "accepted", review
+    assert review["sign_offs"][-1]["comment"] == COMMENT and review["sign_offs"][-1]["accepted"] == 1
+    assert review["status"].startswith("Reviewed: signed off by ")
+    _shot(page, "03c-signed-off")
+
+    # 5b. cancel a long draft check from its status panel: the page says so, and nothing is stored
+    rows_before = _audit_rows(page, url)
+    page.goto(f"{url}/verify")
+    page.get_by_label("Question the draft answers").fill("What do the travel rules say for each region?")
+    page.get_by_label("Draft", exact=True).fill(LONG_DRAFT)
+    page.get_by_role("button", name="Check draft").click()
+    cancel = page.get_by_role("button", name="Cancel")
+    cancel.wait_for(timeout=SLOW_MS)
+    page.get_by_text(re.compile(r"Critique of the draft|Extracting the claims|Judging every claim")).first.wait_for(
+        timeout=SLOW_MS)
+    page.screenshot(path=str(SCREENS / "03d-run-in-flight-with-cancel.png"), full_page=True)
+    assert page.get_by_role("button", name="Check draft").is_disabled()  # one run at a time
+    cancel.click()
+    page.get_by_text("Run cancelled; nothing was stored.").wait_for(timeout=SLOW_MS)
+    _settle(page)
+    _shot(page, "03e-run-cancelled")
+    assert "run=" not in page.url
+    assert _audit_rows(page, url) == rows_before  # no run, no audit row
 
     # 6. the hostile document is quoted as text: nothing runs, no link is made
     page.get_by_role("link", name="Ask", exact=True).click()
