@@ -153,7 +153,9 @@ def test_export_writes_all_three_formats(app: typer.Typer, store: RunStore, tmp_
     data = (tmp_path / "report.csv").read_bytes()
     assert check_csv_export(data)
     rows = list(csv.DictReader(io.StringIO(data.decode().rsplit("\n# sha256=", 1)[0])))
-    assert len(rows) == 5 and {r["verdict"] for r in rows} == {"supported", "contradicted", "not_found"}
+    claims = [r for r in rows if r["round"] != "review"]  # then the review rows: not reviewed, changes undecided
+    assert len(claims) == 5 and {r["verdict"] for r in claims} == {"supported", "contradicted", "not_found"}
+    assert [r["decision"] for r in rows if r["round"] == "review"] == ["not reviewed"] * 3
     page = (tmp_path / "report.html").read_text()
     assert "<script>" not in page and "&lt;script&gt;" in page
 
