@@ -89,8 +89,10 @@ STOPWORDS = LiveWords(lambda: _rules().stopwords)
 FIGURE_WORDS = LiveWords(lambda: _rules().figure_words)
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """Porter stem of a lower-cased word; joined phrases ("full_time") stay as they are."""
+    """Porter stem of a lower-cased word; joined phrases ("full_time") stay as they are. Remembered: a judge's
+    round stems the same few thousand words tens of thousands of times."""
     return word if "_" in word else _STEMMER.stem(word.lower())
 
 
