@@ -7,6 +7,7 @@ rank. Every result carries its dense similarity, which the relevance bar reads.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ingest.embedding import Embedder
@@ -15,6 +16,29 @@ from ledger.storage.keywords import KeywordIndex
 
 RRF_K = 60  # the constant of reciprocal rank fusion (Cormack et al., 2009): rank 1 scores 1/61
 MIN_POOL = 20  # each ranking contributes at least this many candidates to the fusion
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'._/-]*[A-Za-z0-9]")
+
+
+def named_terms(question: str) -> list[str]:
+    """The codes and names a question asks about ("HK-15", "EC1", "2023.201", "LUMEN-2", "Tidewright").
+
+    A code has a digit and a letter or a separator; a name is a capitalised word that does not open the question.
+    A chunk that contains one is relevant evidence even when its dense similarity is low: a whole chunk about a
+    form scores little against "What is form EC1 for?", although it is the answer.
+    """
+    tokens = _TOKEN.findall(question)
+    codes = [t for t in tokens if any(c.isdigit() for c in t) and (not t.isdigit() or "." in t)]
+    names = [t for i, t in enumerate(tokens) if i and t[:1].isupper() and len(t) >= 3]
+    return list(dict.fromkeys(codes + names))
+
+
+def mentions(text: str, terms: Sequence[str]) -> bool:
+    """Whether a text contains one of the terms as a whole word (codes in any case, names as written)."""
+    for term in terms:
+        flags = re.IGNORECASE if any(c.isdigit() for c in term) else 0
+        if re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", text, flags):
+            return True
+    return False
 
 
 def fuse(rankings: Sequence[Sequence[str]], k: int = RRF_K) -> list[str]:
@@ -76,5 +100,8 @@ class Retriever:
         return found
 
     def retrieve(self, question: str, k: int, min_relevance: float) -> list[ScoredChunk]:
-        """Chunks relevant to a question: the k best by hybrid rank that clear the relevance bar."""
-        return [hit for hit in self.hybrid_many([question], k)[0] if hit.similarity >= min_relevance]
+        """Chunks relevant to a question: the k best by hybrid rank that clear the relevance bar or contain a code
+        or name the question asks about."""
+        terms = named_terms(question)
+        return [hit for hit in self.hybrid_many([question], k)[0]
+                if hit.similarity >= min_relevance or mentions(hit.chunk.text, terms)]

@@ -51,3 +51,14 @@ def test_an_exact_code_is_retrieved_first(settings: Settings, docs: Path, embedd
     hits = retriever.hybrid_many(["Which part is QX-4471?", "quotes above $25,000"], 2)
     assert "QX-4471" in hits[0][0].chunk.text
     assert "$25,000" in hits[1][0].chunk.text
+
+
+def test_codes_and_names_of_a_question_are_what_a_chunk_below_the_relevance_bar_may_still_answer() -> None:
+    from ingest.retrieval import mentions, named_terms
+
+    assert named_terms("What is form EC1 for?") == ["EC1"]
+    assert named_terms("Who sponsored the LUMEN-2 trial in 2024?") == ["LUMEN-2"]  # a year is no code
+    assert named_terms("What object has accession number 2023.201?") == ["2023.201"]
+    assert "Harbourside" in named_terms("When does the Harbourside ferry leave?")
+    assert mentions("Send form ec1 to payroll.", ["EC1"])
+    assert not mentions("the LUMEN-10 trial", ["LUMEN-1"])  # another code that starts alike

@@ -137,6 +137,7 @@ _CONJUNCTION = re.compile(
     r"|,\s+(?=(?:what|how|when|who|which|where|why|whether)\b)",
     re.IGNORECASE,
 )
+_WHO = re.compile(r"^\W*(?:who|whom|whose)\b|\b(?:by|to|from|with|for)\s+whom\b", re.IGNORECASE)
 _LEADING_FILLER = re.compile(r"^(?:and|or|also|plus|then|so|but)\s+", re.IGNORECASE)
 
 
@@ -155,6 +156,7 @@ class QuestionPart:
     periods: frozenset[str] = frozenset()
 
     actions: frozenset[str] = frozenset()
+    wants_person: bool = False  # "who …", "by whom …": answered by a name
 
 
 def without_time_frames(text: str) -> str:
@@ -219,7 +221,7 @@ def make_part(text: str, focus: frozenset[str] | None = None, wants: bool | None
     focus = focus_stems(text) if focus is None else focus
     actions = frozenset(s for s in content_stems(without_time_frames(text)) if s in _words().actions)
     return QuestionPart(text, focus, wants_figure(text) if wants is None else wants, figure_kinds(text),
-                        counted_stems(text, focus), question_periods(text), actions)
+                        counted_stems(text, focus), question_periods(text), actions, bool(_WHO.search(text)))
 
 
 def whole_question(question: str, parts: list[QuestionPart]) -> QuestionPart:
@@ -228,7 +230,7 @@ def whole_question(question: str, parts: list[QuestionPart]) -> QuestionPart:
         return frozenset().union(*(getattr(p, name) for p in parts))
 
     return QuestionPart(question, union("focus"), wants_figure(question), figure_kinds(question), union("counted"),
-                        union("periods"), union("actions"))
+                        union("periods"), union("actions"), any(p.wants_person for p in parts))
 
 
 def wants_figure(question: str) -> bool:

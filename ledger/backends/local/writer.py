@@ -1,19 +1,22 @@
 """The extractive writer of the local backend: picks the evidence sentences that answer a question and cites each.
 
 It never writes a sentence of its own except one abstention ("The documents do not state …"), which the judge
-does not count as a claim. Steps: cut the evidence into quotable units (`ledger.backends.local.units`), drop the
+does not count as a claim; when nothing answers, the abstention is followed by the closest passage, quoted and
+cited, so the reader sees what the documents do say (the run is flagged unanswered). Steps: cut the evidence into quotable units (`ledger.backends.local.units`), drop the
 documents a newer edition replaces, score every unit against the question (embedding similarity, share of
 the question's focus words weighted by how rare each is in the evidence, a bonus for a figure when one is
 asked for), decide whether anything answers it, then pick a few units (the best for each part of the question,
 then close runners-up), drop near-duplicates and the older side of any figure conflict, and stitch them in
 document order.
 
-Deciding whether a unit answers (`ledger.backends.local.questions` analyses the question): a focus word that no evidence
-sentence names (synonyms and inflections count: "retained" is named by "retention") means "not answered"
+Deciding whether a unit answers (`ledger.backends.local.questions` analyses the question): a focus word that is rare
+in general English (wordfreq) and that no evidence passage names (synonyms and inflections count: "retained" is
+named by "retention") means "not answered"
 unless the unit is nearly a paraphrase; a focus word its whole passage never names means "not this unit"
 unless it is close; and the unit must be the kind of statement asked for: a figure of the wanted kind ("how
 often": a frequency), the action asked about ("kept": a retention), the period asked about (not another
-quarter), and for "how many visits" a count of visits.
+quarter), for "how many visits" a count of visits, and for "who" a name. A code the question asks about
+("CFF25-038") lifts the units that state it and sinks those stating a sibling code ("CFF25-001").
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ingest.embedding import Embedder
+from ingest.retrieval import mentions, named_terms
 from ledger.backends.base import NO_EVIDENCE_ANSWER, Draft, WriteRequest
 from ledger.backends.local.questions import (
     DEADLINE_KINDS,
@@ -51,10 +55,12 @@ STRONG_SIMILARITY = 0.62  # a unit this similar answers even when it shares few 
 RUNNER_UP_MARGIN = 0.1  # further units join when they score within this of the best
 MAX_SENTENCES = 4
 FIGURE_MATCH = 0.1  # a unit stating the question's own figure ("above $5,000") is likelier the answer
-UNKNOWN_WORD_SIMILARITY = 0.75  # below this, a question word absent from all evidence means "not answered"
+UNKNOWN_WORD_SIMILARITY = 0.75  # below this, a rare question word absent from all evidence means "not answered"
+RARE_WORD_ZIPF = 4.7  # a word rarer than this in general English (wordfreq's Zipf scale) names a specific concept
 CONTEXT_SIMILARITY = 0.6  # below this, a question word absent from a unit's whole passage means "not this unit"
 COUNTED_WORDS = 4  # a count names what it counts within its first words ("3 missed payments")
 NEAR_DUPLICATE = 0.8  # Jaccard of content stems above which two units say the same thing
+CODE_MATCH = 0.2  # a unit naming the code asked about ("CFF25-038") answers it; one naming a sibling code does not
 
 
 @dataclass
@@ -105,22 +111,32 @@ class LocalWriter:
         if not units:
             return WrittenAnswer(NO_EVIDENCE_ANSWER, answered=False, missing="the evidence has no quotable sentence")
         parts = question_parts(question) or [make_part(question)]
-        known: set[str] = set().union(*(u.stems for u in units))
+        # What the evidence names anywhere: its sentences, and the headings and titles above them ("Chowder").
+        known: set[str] = set().union(*(u.stems | u.context_stems for u in units))
         # Short stems ("fli" of "fly") are too often verbs the evidence words differently to mean anything.
-        unknown = frozenset(s for p in parts for s in p.focus if len(s) >= 4 and not stems_cover(frozenset({s}), known))
+        absent = {s for p in parts for s in p.focus if len(s) >= 4 and not stems_cover(frozenset({s}), known)}
+        # A common word the evidence words differently ("feel sick" for "nausea", "hottest" for "warmest") is a
+        # paraphrase; a rare one ("humidity", "tuition") names a concept, whose absence means "not answered".
+        rare = rare_stems(question)
+        unknown = frozenset(s for s in absent if s in rare)
         vectors = self.embedder.encode([question] + [p.text for p in parts] + [u.scored_text for u in units])
         q_vec, part_vecs, unit_vecs = vectors[0], vectors[1 : 1 + len(parts)], vectors[1 + len(parts) :]
         whole = whole_question(question, parts)
         figures = extract_quantities(_COMPARATIVES.sub(_plain_comparative, question))
         weights = _focus_weights(whole.focus, units)
-        scores = self._scores(whole, figures, q_vec, units, unit_vecs, weights)
+        codes = [t for t in named_terms(question) if any(c.isdigit() for c in t)]
+        scores = self._scores(whole, figures, q_vec, units, unit_vecs, weights, codes)
         answers: list[list[tuple[float, int]]] = []
         for part, vec in zip(parts, part_vecs, strict=True):
-            part_scores = self._scores(part, figures, vec, units, unit_vecs, weights) if len(parts) > 1 else scores
-            answers.append(self._answers(part, part_scores, units, unit_vecs @ vec, unknown))
+            part_scores = (self._scores(part, figures, vec, units, unit_vecs, weights, codes) if len(parts) > 1
+                           else scores)
+            answers.append(self._answers(part, part_scores, units, unit_vecs @ vec, unknown, rare))
         if not any(answers):
+            # The best-scoring passage is quoted and cited, so the reader can judge it; the run is flagged unanswered.
             top = int(np.argmax(scores))
-            return WrittenAnswer(_abstention(question, units[top]), answered=False, missing=_asked(question))
+            closest = units[top]
+            text = f"{_abstention(question, closest)} {cite(closest.text, [closest.chunk.hash])}"
+            return WrittenAnswer(text, answered=False, missing=_asked(question), units=[closest], scores=[scores[top]])
         # The best answer of every part first, then the close runners-up of all parts, best first.
         chosen = [found[0][1] for found in answers if found]
         for _, i in sorted((x for found in answers for x in found[1:]), key=lambda x: -x[0]):
@@ -143,9 +159,11 @@ class LocalWriter:
     @staticmethod
     def _scores(
         part: QuestionPart, figures: list[Quantity], vec: np.ndarray, units: list[Unit], unit_vecs: np.ndarray,
-        weights: dict[str, float],
+        weights: dict[str, float], codes: list[str] | None = None,
     ) -> list[float]:
-        """Similarity + focus-word share + a bonus for a wanted figure, ± agreement with the question's own figures."""
+        """Similarity + focus-word share + a bonus for a wanted figure, ± agreement with the question's own figures
+        and codes."""
+        siblings = [_code_shape(c) for c in codes or []]
         sims = unit_vecs @ vec
         out = []
         for unit, sim in zip(units, sims, strict=True):
@@ -159,11 +177,17 @@ class LocalWriter:
                 # "longer than 3 hours" should find "3 hours or longer", not "under 3 hours".
                 agreement = compare_quantities(figures, unit.quantities)
                 score += FIGURE_MATCH if agreement.matched else -FIGURE_MATCH if agreement.conflicts else 0.0
+            if codes:
+                if mentions(unit.text, codes):
+                    score += CODE_MATCH
+                elif any(shape.search(unit.text) for shape in siblings):
+                    score -= CODE_MATCH
             out.append(score)
         return out
 
     def _answers(
-        self, part: QuestionPart, scores: list[float], units: list[Unit], sims: np.ndarray, unknown: frozenset[str]
+        self, part: QuestionPart, scores: list[float], units: list[Unit], sims: np.ndarray, unknown: frozenset[str],
+        rare: frozenset[str] = frozenset(),
     ) -> list[tuple[float, int]]:
         """(score, unit index) of the units that answer a part, best first: relevant, on its focus words, with a
         figure when one is asked, and within RUNNER_UP_MARGIN of the best one. Empty when none does."""
@@ -186,6 +210,8 @@ class LocalWriter:
             bar = CONTEXT_SIMILARITY if covered * 2 >= len(part.focus) else UNKNOWN_WORD_SIMILARITY
             if sim < bar and any(len(s) >= 4 and not stem_covered(s, unit.context_stems) for s in part.focus):
                 continue
+            if part.wants_person and not _names_someone(part.text, unit):
+                continue  # "who …" is answered by a name
             if on_topic and (not part.wants_figure or _states_figure(part, unit)) and _fits(part, unit):
                 found.append((score, int(i)))
         return found
@@ -211,12 +237,40 @@ class LocalWriter:
         return kept
 
 
+def rare_stems(text: str) -> frozenset[str]:
+    """Stems of the words of a text that are rare in general English (Zipf frequency below RARE_WORD_ZIPF)."""
+    from wordfreq import zipf_frequency  # its word list takes half a second to load: only when asked
+
+    words = re.findall(r"[A-Za-z][A-Za-z'-]*", text)
+    return frozenset(s for w in words if zipf_frequency(w, "en", wordlist="small") < RARE_WORD_ZIPF
+                     for s in content_stems(w))
+
+
 def _focus_weights(focus: frozenset[str], units: list[Unit]) -> dict[str, float]:
     """Inverse document frequency of each focus stem over the evidence units: a word few passages share
     ("decides") tells more about which one answers than a word the whole section repeats ("ticket")."""
     distinct = {u.key: u for u in units}.values()
     n = len(distinct)
     return {s: float(np.log(1.0 + n / max(1, sum(1 for u in distinct if stem_covered(s, u.stems))))) for s in focus}
+
+
+def _code_shape(code: str) -> re.Pattern[str]:
+    """Codes shaped like this one: "CFF25-038" → CFF\\d\\d-\\d\\d\\d, so "CFF25-001" is its sibling. Only codes with
+    letters have siblings: "4.0" is shaped like every decimal number."""
+    if not any(c.isalpha() for c in code):
+        return re.compile(r"(?!)")
+    shape = "".join(r"\d" if c.isdigit() else re.escape(c) for c in code)
+    return re.compile(rf"(?<![\w-]){shape}(?![\w-])", re.IGNORECASE)
+
+
+_NAME = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?")
+
+
+def _names_someone(question: str, unit: Unit) -> bool:
+    """Whether a unit names a person or body the question does not: a capitalised word that does not open it."""
+    asked = {w.lower() for w in re.findall(r"[\w'’-]+", question)}
+    text = unit.text.lstrip("*_#>-•· ")
+    return any(m.start() > 0 and m.group(0).lower() not in asked for m in _NAME.finditer(text))
 
 
 def _states_figure(part: QuestionPart, unit: Unit) -> bool:
@@ -285,4 +339,4 @@ def _abstention(question: str, closest: Unit) -> str:
     where = closest.chunk.title or "the documents"
     section = closest.section.capitalize() if closest.section.isupper() else closest.section
     under = f'under "{section}" ' if section and section != where else ""
-    return f"The documents do not state {_asked(question)}; the closest passages are {under}in {where}."
+    return f"The documents do not state {_asked(question)}; the closest passage is {under}in {where}."

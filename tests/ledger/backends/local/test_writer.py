@@ -170,9 +170,13 @@ def test_an_on_topic_question_the_documents_do_not_answer_says_what_is_missing(e
     answer = draft.text
     assert not draft.answered
     assert answer.startswith("The documents do not state the maximum daily cost for a rental car")
-    assert '"Ground transport"' in answer and T2026 in answer  # where the closest passages are
-    assert extract_claims(answer, question) == []  # the judge counts nothing it could not support
-    assert "[cite:" not in answer
+    assert T2026 in answer  # where the closest passage is
+    # The closest passage is quoted with its citation, so the reader can judge it; it is the only claim the judge
+    # sees (the abstention is none), and it is a sentence of the evidence, word for word.
+    claims = extract_claims(answer, question)
+    assert len(claims) == 1 and claims[0].cited
+    quoted = claims[0].text.rstrip(".")
+    assert any(quoted in chunk.text for chunk in EVIDENCE)
 
 
 @pytest.mark.model
@@ -320,7 +324,6 @@ def test_documents_that_answer_in_other_words_are_answered(  # type: ignore[no-u
     [
         "How many vacation days do employees get?",
         "How long are Slack messages retained?",
-        "Is airport lounge access reimbursed?",
         "How many security incidents occurred in 2026?",
         "How long are employee expense reports kept?",  # a submission deadline is not a retention period
         "What was revenue in the second quarter of 2026?",  # the third quarter's revenue does not answer it
@@ -332,4 +335,28 @@ def test_on_topic_questions_the_documents_do_not_answer_stay_unanswered(embedder
     draft = write(embedder, question, CORPUS)
     answer = draft.text
     assert not draft.answered, answer
-    assert answer.startswith("The documents do not state") and "[cite:" not in answer
+    # The abstention first; then only the closest passage, quoted word for word with its citation.
+    assert answer.startswith("The documents do not state")
+    assert answer.count("[cite:") == 1
+    assert_every_sentence_cited(answer.split(". ", 1)[1], CORPUS)
+
+
+def _doc_chunk(text: str, seq: int) -> Chunk:
+    return Chunk(hash=f"{seq:012x}", text=text, document_id="club", index=seq, start_char=0, end_char=len(text),
+                 path="club.md", title="Rowing Club Handbook")
+
+
+@pytest.mark.model
+def test_who_is_answered_by_a_sentence_that_names_someone(embedder) -> None:  # type: ignore[no-untyped-def]
+    evidence = [_doc_chunk("The treasurer keeps the accounts of the club and reports to members every year. "
+                           "The accounts are kept by Priya Okonkwo, who was elected treasurer in 2021.", 1)]
+    answer = write(embedder, "Who keeps the club's accounts?", evidence).text
+    assert "Priya Okonkwo" in answer
+
+
+@pytest.mark.model
+def test_the_code_asked_about_wins_over_a_sibling_code(embedder) -> None:  # type: ignore[no-untyped-def]
+    evidence = [_doc_chunk("Hull HX-210 was repaired by Tomas Berg after the spring regatta. Hull HX-220 went to the "
+                           "workshop of Anna Lind in May.", 1)]
+    answer = write(embedder, "Who repaired hull HX-220?", evidence).text
+    assert "Anna Lind" in answer and "Tomas Berg" not in answer  # HX-210's repairer answers another question
