@@ -180,9 +180,9 @@ def time_retrieval(retriever: Retriever, settings: Settings, asked: list[str]) -
         keyword = retriever.keywords.search(q, pool)
         t3 = time.perf_counter()
         seen = {hit.chunk.hash for hit in dense}
-        missing = [hit.chunk_hash for hit in keyword if hit.chunk_hash not in seen]
+        missing = [hit.chunk_id for hit in keyword if hit.chunk_hash not in seen]
         if missing:
-            retriever.store.search(vector, len(missing), hashes=missing)
+            retriever._scored(vector, missing)  # what hybrid_many does for the keyword-only hits
         t4 = time.perf_counter()
         for name, ms in zip(parts, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
             parts[name].append(ms * 1000)
