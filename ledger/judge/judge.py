@@ -86,9 +86,13 @@ class Judge:
 
     def _candidates(self, texts: list[str], judge: JudgeSettings) -> list[list[Chunk]]:
         """Per claim: the nearest chunks and those sharing a distinctive word, kept by their best sentence."""
-        dense = self.retriever.search_many(texts, judge.search_k)
-        keyword = self.retriever.keyword_many(texts, [keyword_terms(t) for t in texts], judge.keyword_k)
-        pooled = [list({h.chunk.hash: h.chunk for h in a + b}.values()) for a, b in zip(dense, keyword, strict=True)]
+        dense = [[hit.chunk for hit in hits] for hits in self.retriever.search_many(texts, judge.search_k)]
+        if self.retriever.keywords is not None:  # the workspace's keyword index: a claim's rare words rank its chunk
+            keyword = self.retriever.indexed_many(texts, judge.keyword_k)
+        else:
+            keyword = [[hit.chunk for hit in hits] for hits in
+                       self.retriever.keyword_many(texts, [keyword_terms(t) for t in texts], judge.keyword_k)]
+        pooled = [list({c.hash: c for c in a + b}.values()) for a, b in zip(dense, keyword, strict=True)]
         # A document that addresses a model is no source (ledger.text.injection): none of its chunks is a candidate.
         tainted = {c.document_id for chunks in pooled for c in chunks if has_instructions(c.text)}
         pooled = [[c for c in chunks if c.document_id not in tainted] for chunks in pooled]

@@ -62,3 +62,28 @@ def test_codes_and_names_of_a_question_are_what_a_chunk_below_the_relevance_bar_
     assert "Harbourside" in named_terms("When does the Harbourside ferry leave?")
     assert mentions("Send form ec1 to payroll.", ["EC1"])
     assert not mentions("the LUMEN-10 trial", ["LUMEN-1"])  # another code that starts alike
+
+
+def test_a_chunk_naming_the_code_asked_about_is_evidence_even_below_the_relevance_bar(settings: Settings, docs: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+    build_ingestor(settings, embedder=embedder).run([docs])
+    retriever = build_retriever(settings, embedder=embedder)
+    found = retriever.retrieve("What is QX-4471 for?", 3, min_relevance=0.99)  # no chunk is that similar
+    assert [hit.chunk.text for hit in found if "QX-4471" in hit.chunk.text]
+    assert all("QX-4471" in hit.chunk.text for hit in found)  # the others stay below the bar
+
+
+def test_the_judge_finds_a_claim_stated_in_a_long_chunk_through_the_keyword_index(settings: Settings, tmp_path: Path, embedder, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from ledger.loop.factory import build_judge
+
+    folder = tmp_path / "ops"
+    folder.mkdir()
+    long_chunk = (f"{FILLER} Visitors sign in at the front desk and wear a badge. All backups are encrypted with "
+                  f"AES-256. The car park closes at ten. {FILLER}")
+    (folder / "ops.md").write_text(f"# Operations\n\n{long_chunk}\n")
+    build_ingestor(settings, embedder=embedder).run([folder])
+    judge = build_judge(settings, embedder=embedder)
+    # Without any dense neighbour, the keyword index alone must bring the chunk to the support checker.
+    monkeypatch.setattr(judge.retriever, "search_many", lambda texts, k: [[] for _ in texts])
+    monkeypatch.setattr(judge.retriever, "keyword_many", lambda texts, words, k: [[] for _ in texts])  # Chroma's
+    ledger = judge.run("Are backups encrypted?", "All backups are encrypted with AES-256.")
+    assert [e.verdict for e in ledger.entries] == ["supported"]
