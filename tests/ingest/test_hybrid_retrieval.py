@@ -64,7 +64,7 @@ def test_codes_and_names_of_a_question_are_what_a_chunk_below_the_relevance_bar_
     assert not mentions("the LUMEN-10 trial", ["LUMEN-1"])  # another code that starts alike
 
 
-def test_a_chunk_naming_the_code_asked_about_is_evidence_even_below_the_relevance_bar(settings: Settings, docs: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+def test_a_chunk_naming_the_asked_code_passes_the_relevance_bar(settings: Settings, docs: Path, embedder) -> None:  # type: ignore[no-untyped-def]
     build_ingestor(settings, embedder=embedder).run([docs])
     retriever = build_retriever(settings, embedder=embedder)
     found = retriever.retrieve("What is QX-4471 for?", 3, min_relevance=0.99)  # no chunk is that similar
@@ -72,7 +72,7 @@ def test_a_chunk_naming_the_code_asked_about_is_evidence_even_below_the_relevanc
     assert all("QX-4471" in hit.chunk.text for hit in found)  # the others stay below the bar
 
 
-def test_the_judge_finds_a_claim_stated_in_a_long_chunk_through_the_keyword_index(settings: Settings, tmp_path: Path, embedder, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_judge_finds_a_claim_in_a_long_chunk_by_keyword(settings: Settings, tmp_path: Path, embedder, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from ledger.loop.factory import build_judge
 
     folder = tmp_path / "ops"
