@@ -72,7 +72,7 @@ def test_a_chunk_naming_the_asked_code_passes_the_relevance_bar(settings: Settin
     assert all("QX-4471" in hit.chunk.text for hit in found)  # the others stay below the bar
 
 
-def test_judge_finds_a_claim_in_a_long_chunk_by_keyword(settings: Settings, tmp_path: Path, embedder, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_judge_finds_claim_in_long_chunk_by_keyword(settings: Settings, tmp_path: Path, embedder, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from ledger.loop.factory import build_judge
 
     folder = tmp_path / "ops"
