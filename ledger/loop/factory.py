@@ -144,10 +144,12 @@ def build_retriever(settings: Settings, workspace: str | None = None, *, embedde
     from ingest.vectorstore import VectorStore
     from ledger.storage.database import open_engine
     from ledger.storage.keywords import KeywordIndex
+    from ledger.text.lexicon import lexicon
 
     workspace = workspace_of(settings, workspace)
     store = VectorStore(settings, workspace)
-    return Retriever(store, store.query_embedder(embedder), KeywordIndex(open_engine(settings), workspace))
+    keywords = KeywordIndex(open_engine(settings), workspace, lexicon().word_set("stopwords", "key_terms"))
+    return Retriever(store, store.query_embedder(embedder), keywords)
 
 
 def build_calibration(settings: Settings, workspace: str | None = None) -> Platt | None:

@@ -44,3 +44,14 @@ def test_workspaces_are_separate_and_a_replaced_or_deleted_chunk_is_gone(index: 
 
 def test_query_terms_keep_numbers_and_drop_punctuation() -> None:
     assert query_terms("Above $25,000 — a ISO-27001 audit?") == ["above", "25", "000", "iso", "27001", "audit"]
+
+
+def test_function_words_it_is_given_match_nothing(any_db: Settings) -> None:
+    index = KeywordIndex(open_engine(any_db), "team", stopwords=frozenset({"the", "in", "from", "until", "is"}))
+    index.upsert([("team:buying:0", QUOTES), ("team:audit:0", AUDIT), ("team:canteen:0", LUNCH)])
+    # Without the list, "the" and "in" alone would find the canteen and the audit chunks.
+    assert index.search("What is the rule in the garage?", 3) == []
+    assert [h.chunk_hash for h in index.search("What is served in the canteen?", 3)] == [LUNCH.hash]
+    unfiltered = KeywordIndex(open_engine(any_db), "team")
+    if unfiltered.dialect == "sqlite":  # PostgreSQL's english configuration drops them by itself
+        assert unfiltered.search("What is the rule in the garage?", 3)  # the same query without the list
