@@ -2,21 +2,22 @@
 
 It never writes a sentence of its own except one abstention ("The documents do not state …"), which the judge
 does not count as a claim; when nothing answers, the abstention is followed by the closest passage, quoted and
-cited, so the reader sees what the documents do say (the run is flagged unanswered). Steps: cut the evidence into quotable units (`ledger.backends.local.units`), drop the
-documents a newer edition replaces, score every unit against the question (embedding similarity, share of
-the question's focus words weighted by how rare each is in the evidence, a bonus for a figure when one is
-asked for), decide whether anything answers it, then pick a few units (the best for each part of the question,
-then close runners-up), drop near-duplicates and the older side of any figure conflict, and stitch them in
-document order.
+cited, so the reader sees what the documents do say (the run is flagged unanswered).
+
+Steps: cut the evidence into quotable units (`ledger.backends.local.units`), drop the documents a newer edition
+replaces, score every unit against the question (embedding similarity, share of the question's focus words
+weighted by how rare each is in the evidence, a bonus for a figure when one is asked for), decide whether
+anything answers it, then pick a few units (the best for each part of the question, then close runners-up), drop
+near-duplicates and the older side of any figure conflict, and stitch them in document order.
 
 Deciding whether a unit answers (`ledger.backends.local.questions` analyses the question): a focus word that is rare
 in general English (wordfreq) and that no evidence passage names (synonyms and inflections count: "retained" is
-named by "retention") means "not answered"
-unless the unit is nearly a paraphrase; a focus word its whole passage never names means "not this unit"
-unless it is close; and the unit must be the kind of statement asked for: a figure of the wanted kind ("how
-often": a frequency), the action asked about ("kept": a retention), the period asked about (not another
-quarter), for "how many visits" a count of visits, and for "who" a name. A code the question asks about
-("CFF25-038") lifts the units that state it and sinks those stating a sibling code ("CFF25-001").
+named by "retention") means "not answered" unless the unit is nearly a paraphrase; a focus word its whole passage
+never names means "not this unit" unless it is close; and the unit must be the kind of statement asked for: a
+figure of the wanted kind ("how often": a frequency), the action asked about ("kept": a retention), the period
+asked about (not another quarter), for "how many visits" a count of visits, and for "who" a name. A code the
+question asks about ("CFF25-038") lifts the units that state it and sinks those stating a sibling code
+("CFF25-001").
 """
 
 from __future__ import annotations
