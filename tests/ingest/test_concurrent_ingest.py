@@ -16,7 +16,7 @@ from ingest.hashing import vector_id
 from ingest.pipeline import Ingestor
 from ingest.types import IngestReport
 from ingest.vectorstore import legacy_collections
-from ledger.core.settings import Settings
+from ledger.core.settings import EmbeddingSettings, Settings
 from ledger.core.types import Chunk
 from ledger.core.workspaces import legacy_collection_name
 from ledger.loop.factory import build_ingestor
@@ -135,6 +135,9 @@ def test_an_old_home_heals(settings: Settings, tmp_path: Path, monkeypatch: pyte
     assert legacy_collections(settings) == ["evidence_legal_team"]
 
     embedder = HashEmbedder()
+    # An old home was embedded by torch, the only backend then: a torch ingest copies its vectors (an ingest with
+    # another backend re-embeds instead, never mixing vectors: tests/ingest/test_store_backend.py).
+    embedder.settings = EmbeddingSettings(backend="torch")
     underscored = build_ingestor(settings, "legal_team", embedder=embedder)
     report = underscored.run([tmp_path / "b"])
     assert (report.documents_rebuilt, embedder.calls) == (1, [])  # copied from the old collection, not re-embedded
