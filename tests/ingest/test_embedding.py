@@ -163,15 +163,21 @@ def _fake_model(folder: Path) -> Path:
     return folder
 
 
-def test_the_export_is_made_once_and_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    exports: list[Path] = []
+@pytest.fixture
+def exports(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """Targets of the int8 export, which writes placeholder bytes instead of running the real export."""
+    made: list[Path] = []
 
     def fake_export(model_dir: Path, target: Path) -> None:
-        exports.append(target)
+        made.append(target)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(b"onnx bytes")
 
     monkeypatch.setattr(onnx_encoder, "export_int8", fake_export)
+    return made
+
+
+def test_the_export_is_made_once_and_reused(tmp_path: Path, exports: list[Path]) -> None:
     model, cache = _fake_model(tmp_path / "mini"), tmp_path / "cache"
     notices: list[str] = []
     first = prepare_int8(model, cache, notices.append)
@@ -181,15 +187,7 @@ def test_the_export_is_made_once_and_reused(tmp_path: Path, monkeypatch: pytest.
     assert manifest["recipe"] == "onnx-int8.v1" and manifest["key"] == export_key(model)
 
 
-def test_a_damaged_export_is_made_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    exports: list[Path] = []
-
-    def fake_export(model_dir: Path, target: Path) -> None:
-        exports.append(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(b"onnx bytes")
-
-    monkeypatch.setattr(onnx_encoder, "export_int8", fake_export)
+def test_a_damaged_export_is_made_again(tmp_path: Path, exports: list[Path]) -> None:
     model, cache = _fake_model(tmp_path / "mini"), tmp_path / "cache"
     target = prepare_int8(model, cache, lambda _: None)
     target.write_bytes(b"onnx byt")  # truncated

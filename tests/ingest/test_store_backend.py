@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -42,14 +41,6 @@ class FakeInt8(HashEmbedder):
 
     def encode(self, texts: list[str], batch_size: int | None = None) -> np.ndarray:
         return super().encode([f"int8 {t}" for t in texts], batch_size)
-
-
-@pytest.fixture(params=["embedded", pytest.param("server", marks=pytest.mark.chroma)])
-def where(request: pytest.FixtureRequest, settings: Settings) -> Iterator[Settings]:
-    if request.param == "embedded":
-        yield settings
-    else:
-        yield request.getfixturevalue("chroma_server")
 
 
 def _docs(folder: Path, n: int, topic: str = "travel") -> Path:

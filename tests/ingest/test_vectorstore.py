@@ -4,7 +4,6 @@ work with the vectors in the server."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
@@ -20,15 +19,6 @@ from ledger.core.settings import Settings
 from ledger.core.types import Chunk, TableRow
 from ledger.loop.factory import build_ingestor, build_retriever
 from tests.fakes import HashEmbedder
-
-
-@pytest.fixture(params=["embedded", pytest.param("server", marks=pytest.mark.chroma)])
-def where(request: pytest.FixtureRequest, settings: Settings) -> Iterator[Settings]:
-    """Settings whose vectors live in the embedded Chroma under the test's home, or in the Chroma test server."""
-    if request.param == "embedded":
-        yield settings
-    else:
-        yield request.getfixturevalue("chroma_server")
 
 
 def _chunk(i: int, text: str, **extra: object) -> Chunk:

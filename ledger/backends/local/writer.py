@@ -118,8 +118,7 @@ class LocalWriter:
         absent = {s for p in parts for s in p.focus if len(s) >= 4 and not stems_cover(frozenset({s}), known)}
         # A common word the evidence words differently ("feel sick" for "nausea", "hottest" for "warmest") is a
         # paraphrase; a rare one ("humidity", "tuition") names a concept, whose absence means "not answered".
-        rare = rare_stems(question)
-        unknown = frozenset(s for s in absent if s in rare)
+        unknown = frozenset(absent & rare_stems(question)) if absent else frozenset()  # wordfreq loads only if needed
         vectors = self.embedder.encode([question] + [p.text for p in parts] + [u.scored_text for u in units])
         q_vec, part_vecs, unit_vecs = vectors[0], vectors[1 : 1 + len(parts)], vectors[1 + len(parts) :]
         whole = whole_question(question, parts)
@@ -131,7 +130,7 @@ class LocalWriter:
         for part, vec in zip(parts, part_vecs, strict=True):
             part_scores = (self._scores(part, figures, vec, units, unit_vecs, weights, codes) if len(parts) > 1
                            else scores)
-            answers.append(self._answers(part, part_scores, units, unit_vecs @ vec, unknown, rare))
+            answers.append(self._answers(part, part_scores, units, unit_vecs @ vec, unknown))
         if not any(answers):
             # The best-scoring passage is quoted and cited, so the reader can judge it; the run is flagged unanswered.
             top = int(np.argmax(scores))
@@ -187,8 +186,7 @@ class LocalWriter:
         return out
 
     def _answers(
-        self, part: QuestionPart, scores: list[float], units: list[Unit], sims: np.ndarray, unknown: frozenset[str],
-        rare: frozenset[str] = frozenset(),
+        self, part: QuestionPart, scores: list[float], units: list[Unit], sims: np.ndarray, unknown: frozenset[str]
     ) -> list[tuple[float, int]]:
         """(score, unit index) of the units that answer a part, best first: relevant, on its focus words, with a
         figure when one is asked, and within RUNNER_UP_MARGIN of the best one. Empty when none does."""
