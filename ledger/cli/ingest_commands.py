@@ -112,11 +112,16 @@ def docs(workspace: WorkspaceOpt = None, as_json: JsonOpt = False) -> None:
       evidence docs --workspace legal --json
     """
     from ledger.core.settings import load_settings
-    from ledger.loop.factory import build_registry
+    from ledger.loop.factory import build_registry, workspace_of
+    from ledger.storage.listing import list_documents
 
     settings = load_settings()
-    registry = build_registry(settings, workspace)
-    documents = registry.all()
+    name = workspace_of(settings, workspace)
+    # The default SQLite database is read without SQLAlchemy (half a second of start-up); anything else, through
+    # the registry.
+    documents = list_documents(settings, name)
+    if documents is None:
+        documents = build_registry(settings, name).all()
     if as_json:
         rows = [
             {
@@ -133,10 +138,10 @@ def docs(workspace: WorkspaceOpt = None, as_json: JsonOpt = False) -> None:
         return
     if not documents:
         console.print(
-            f"No documents in workspace [bold]{shown(registry.workspace)}[/]. Add some with: evidence ingest PATH"
+            f"No documents in workspace [bold]{shown(name)}[/]. Add some with: evidence ingest PATH"
         )
         return
-    table = Table(title=f"{len(documents)} documents in {shown(registry.workspace)}")
+    table = Table(title=f"{len(documents)} documents in {shown(name)}")
     table.add_column("title", ratio=3)
     table.add_column("date", no_wrap=True)
     table.add_column("chunks", justify="right")

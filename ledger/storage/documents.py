@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from datetime import date
 
 from sqlalchemy import Engine, func
 from sqlmodel import Session, select
 
 from ledger.core.types import DocumentInfo
+from ledger.storage.listing import document_info
 from ledger.storage.tables import DocumentRow
 
 
@@ -75,16 +75,7 @@ def workspaces(engine: Engine) -> list[str]:
 
 
 def _info(row: DocumentRow) -> DocumentInfo:
-    return DocumentInfo(
-        id=row.id,
-        workspace=row.workspace,
-        path=row.path,
-        title=row.title,
-        sha256=row.sha256,
-        mime_type=row.mime_type,
-        date=date.fromisoformat(row.doc_date) if row.doc_date else None,
-        date_source=row.date_source,
-        chunks=row.chunk_count,
-        chunk_hashes=json.loads(row.chunk_hashes),
-        ingested_at=row.ingested_at,
+    return document_info(
+        row.id, row.workspace, row.path, row.title, row.sha256, row.mime_type, row.doc_date, row.date_source,
+        row.chunk_count, row.chunk_hashes, row.ingested_at,
     )

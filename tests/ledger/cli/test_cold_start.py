@@ -54,6 +54,16 @@ def test_docs_imports_no_model_store_or_nlp(tmp_path: Path) -> None:
     assert loaded == []
 
 
+def test_docs_reads_the_default_database_without_sqlalchemy(tmp_path: Path) -> None:
+    """SQLAlchemy and SQLModel are half a second of start-up: listing documents needs neither."""
+    (tmp_path / "empty").mkdir()
+    sql = ["sqlalchemy", "sqlmodel"]
+    assert _loaded(tmp_path / "home", "ingest", str(tmp_path / "empty"), heavy=sql) == (0, sql)  # makes the database
+    assert (tmp_path / "home" / "ledger.db").exists()
+    assert _loaded(tmp_path / "home", "docs", "--json", heavy=sql) == (0, [])
+    assert _loaded(tmp_path / "home", "docs", heavy=sql) == (0, [])
+
+
 _BUILD = """
 import json, sys
 from pathlib import Path
