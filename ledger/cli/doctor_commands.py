@@ -1,4 +1,5 @@
-"""`evidence doctor`: do the registry, the vector store, the keyword index and the ledger agree?
+"""`evidence doctor`: do the registry, the vector store, the keyword index and the ledger agree, and were the
+vectors made by the configured embedding backend?
 
 Each check is a function `(settings, workspace or None, repair) -> list[Finding]` in CHECKS; a new check is one
 more function in that list. Findings print one line each, then a summary; exit 0 when nothing is left to fix.
@@ -103,7 +104,53 @@ def ledger_check(settings: Settings, workspace: str | None, repair: bool) -> lis
                     "entries and audit rows together): see `evidence audit verify`")]
 
 
-CHECKS: list[Check] = [vectors_check, keywords_check, ledger_check]
+def embedding_check(settings: Settings, workspace: str | None, repair: bool) -> list[Finding]:
+    """Each workspace's vectors were made by the configured embedding backend, and no re-embedding was left
+    unfinished. Either way queries stay correct (they follow the store, or refuse a half re-embedded one); the
+    next ingest into the workspace re-embeds it, and so does `--repair` (an ingest of nothing)."""
+    from ingest.embedding import settings_for_store, stored_fingerprint
+    from ledger.core.types import Finding
+    from ledger.loop.factory import build_ingestor
+
+    findings: list[Finding] = []
+    for name in _workspaces(settings, workspace):
+        try:
+            ingestor = build_ingestor(settings, name)
+        except EvidenceError:
+            continue  # the vectors check reports the name
+        record = ingestor.store.backend_record()
+        configured = ingestor.embedder.settings
+        current = ingestor.embedder.fingerprint
+        stored = stored_fingerprint(record.recorded, record.count, configured)
+        vectors = f"{record.count} vector{'s' if record.count != 1 else ''}"
+        then = (f"until the next `evidence ingest` into the workspace (or `evidence doctor --repair`) re-embeds "
+                f"them with {current}")
+        if record.pending:
+            kind = "unfinished_reembedding"
+            detail = (f"a re-embedding of its {vectors} with {record.pending} started and did not "
+                      f"finish: questions to it are refused {then}")
+        elif record.count and stored != current:
+            kind = "embedding_backend"
+            made = f"its {vectors} were made by {stored}"
+            if not record.recorded:
+                made += " (before backends were recorded)"
+            setting = f"the configured backend is {configured.backend} (EVIDENCE_EMBEDDING__BACKEND)"
+            follow = settings_for_store(record.recorded, record.count, configured)
+            effect = (f"questions use {stored}, as its vectors require," if follow is not None
+                      else "no configured backend can search them (another model or export), so questions are refused")
+            detail = f"{made} but {setting}: {effect} {then}"
+        else:
+            continue
+        if repair:
+            ingestor.run([], on_wait=_say_waiting)
+            detail += f"; re-embedded with {current}"
+        findings.append(Finding(kind=kind, subject=name, workspace=name, detail=detail, repaired=repair))
+    return findings
+
+
+# The embedding check comes last: repairing missing vectors is an ingest, which re-embeds a store of another backend
+# first, and its repair (an ingest of nothing) sweeps orphans the vectors check reports.
+CHECKS: list[Check] = [vectors_check, keywords_check, ledger_check, embedding_check]
 
 
 def doctor(
@@ -117,8 +164,11 @@ def doctor(
 
     Finds vectors no registered document lists (orphans), registered documents whose vectors are missing
     (a lost or renamed vector store: no question can find them), and registered files that are gone or
-    changed. --repair deletes orphans and writes missing vectors again from the source file when it is
-    still there and unchanged; what cannot be repaired is said, with the command that fixes it.
+    changed. Also reports a workspace whose vectors another embedding backend made than the configured one
+    (EVIDENCE_EMBEDDING__BACKEND; its questions follow the vectors until it is re-embedded) and a re-embedding
+    left unfinished (its questions are refused). --repair deletes orphans, writes missing vectors again from the
+    source file when it is still there and unchanged, and re-embeds such workspaces with the configured backend;
+    what cannot be repaired is said, with the command that fixes it.
     Exit code 0 when everything agrees (or was repaired), 1 when problems remain.
 
     Examples:

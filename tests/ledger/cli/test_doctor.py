@@ -121,3 +121,58 @@ def test_a_stored_run_edited_outside_the_product_is_reported_and_never_repaired(
     for args in ((), ("--repair",)):
         code, out = doctor(*args)
         assert code == 1 and "ledger" in out and "sess-doctor-0001" in out and "not repairable" in out
+
+
+def _honouring_the_backend(settings: Settings) -> HashEmbedder:
+    """The hash embedder under the configured embedding settings, so its fingerprint names the configured backend."""
+    embedder = HashEmbedder()
+    embedder.settings = settings.embedding
+    return embedder
+
+
+def test_a_store_another_backend_made_is_reported_with_what_happens_next(
+    docs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(factory, "build_embedder", _honouring_the_backend)
+    monkeypatch.setenv("EVIDENCE_EMBEDDING__BACKEND", "torch")  # the docs were embedded with the default, onnx-int8
+    code, out = doctor()
+    assert code == 1
+    assert out.splitlines()[0] == (
+        "problem  embedding_backend (default) default: its 4 vectors were made by onnx-int8.v1:all-MiniLM-L6-v2 but "
+        "the configured backend is torch (EVIDENCE_EMBEDDING__BACKEND): questions use onnx-int8.v1:all-MiniLM-L6-v2, "
+        "as its vectors require, until the next `evidence ingest` into the workspace (or `evidence doctor --repair`) "
+        "re-embeds them with torch:all-MiniLM-L6-v2"
+    )
+    code, out = doctor("--repair")
+    notice, repaired = out.splitlines()[:2]  # the ingest's notice (stderr), then the finding
+    assert code == 0 and notice.startswith("re-embedding the 4 chunks of workspace 'default' with torch")
+    assert repaired.startswith("repaired embedding_backend (default) default: its 4 vectors")
+    assert repaired.endswith("; re-embedded with torch:all-MiniLM-L6-v2")
+    assert doctor()[0] == 0
+    monkeypatch.delenv("EVIDENCE_EMBEDDING__BACKEND")  # back to the default: now the store is torch's
+    assert "made by torch:all-MiniLM-L6-v2 but the configured backend is onnx-int8" in doctor()[1]
+
+
+def test_an_unfinished_reembedding_is_reported_and_repair_finishes_it(docs: Path, settings: Settings) -> None:
+    from ingest.embedding import backend_fingerprint
+    from ledger.core.errors import StoreError
+    from ledger.core.settings import EmbeddingSettings
+
+    store = build_ingestor(settings).store
+    current = store.backend_record().recorded
+    store.record_backend(current, pending=backend_fingerprint(EmbeddingSettings(backend="torch")))  # interrupted
+    with pytest.raises(StoreError):  # what the doctor says happens to questions
+        store.query_embedder(HashEmbedder())
+    code, out = doctor("--json")
+    assert code == 1
+    (finding,) = json.loads(out)["findings"]
+    assert (finding["kind"], finding["workspace"], finding["repaired"]) == ("unfinished_reembedding", "default", False)
+    assert finding["detail"] == (
+        "a re-embedding of its 4 vectors with torch:all-MiniLM-L6-v2 started and did not finish: questions to it are "
+        "refused until the next `evidence ingest` into the workspace (or `evidence doctor --repair`) re-embeds them "
+        f"with {current}"
+    )
+    code, out = doctor("--repair")
+    assert code == 0 and "\nrepaired unfinished_reembedding (default) default:" in out
+    assert store.backend_record().pending is None
+    assert store.query_embedder(HashEmbedder()).fingerprint == current  # questions are answered again
