@@ -17,7 +17,10 @@ MIGRATIONS: list[tuple[int, str, Migration]] = []
 
 
 def migration(number: int, name: str) -> Callable[[Migration], Migration]:
-    """Register a schema migration; numbers only grow and a migration is never edited once shipped."""
+    """Register a schema migration; numbers only grow and a migration is never edited once shipped.
+
+    A new one also bumps `ledger.storage.listing.SCHEMA_VERSION` (and changes its SELECT if it changes `documents`).
+    """
 
     def register(fn: Migration) -> Migration:
         MIGRATIONS.append((number, name, fn))
