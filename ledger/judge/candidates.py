@@ -8,17 +8,24 @@ so evidence that states a claim is never missed because the rest of its chunk is
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache, lru_cache
 
 import numpy as np
 
 from ledger.core.types import Chunk
+from ledger.text.lexicon import lexicon
 from ledger.text.sentences import split_sentences
+from ledger.text.terms import stem
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'._/-]*[A-Za-z0-9]|[A-Za-z0-9]")
 LONG_WORD = 7  # a lower-case word this long is usually a content word, rare enough to search by
 MAX_WORDS = 3
+LIKELY_SENTENCES = 2  # sentences of a chunk embedded per claim (with their neighbours and headings)
+_WORD = re.compile(r"\d+(?:[.,]\d+)*|[^\W\d_]+")
 
 
 def keyword_terms(claim: str, limit: int = MAX_WORDS) -> list[list[str]]:
@@ -44,9 +51,75 @@ def keyword_terms(claim: str, limit: int = MAX_WORDS) -> list[list[str]]:
     return groups
 
 
+@lru_cache(maxsize=4096)
+def text_sentences(text: str) -> tuple[str, ...]:
+    """The sentences of a chunk's text as the support checker reads them (so their embeddings are shared); cached:
+    each chunk is read once per claim it may support."""
+    return tuple(s for s, _, _ in split_sentences(text)) or ((text.strip(),) if text.strip() else ())
+
+
 def chunk_sentences(chunk: Chunk) -> list[str]:
     """The sentences of a chunk as the support checker reads them (so their embeddings are shared)."""
-    return [s for s, _, _ in split_sentences(chunk.text)] or ([chunk.text.strip()] if chunk.text.strip() else [])
+    return list(text_sentences(chunk.text))
+
+
+@cache
+def _number_words() -> dict[str, str]:
+    """Numbers written as words, as figures ("twelve" -> "12"), from the lexicon's number words."""
+    words = lexicon()
+    units, tens = words.words("numbers", "units")[:20], words.words("numbers", "tens")[:8]  # zero..19, 20..90
+    return {w: str(i) for i, w in enumerate(units)} | {w: str(20 + 10 * i) for i, w in enumerate(tens)}
+
+
+@lru_cache(maxsize=65_536)
+def _words(text: str) -> tuple[str, ...]:
+    """A text's words as compared for overlap: stems, figures without separators, number words as figures."""
+    numbers = _number_words()
+    out = []
+    for token in _WORD.findall(text.lower()):
+        if token[:1].isdigit():
+            out.append(token.replace(",", ""))
+        else:
+            out.append(numbers.get(token) or stem(token))
+    return tuple(out)
+
+
+def _bag(text: str) -> frozenset[str | tuple[str, str]]:
+    """Words and neighbouring word pairs of a text."""
+    words = _words(text)
+    return frozenset([*words, *zip(words, words[1:], strict=False)])
+
+
+def likely_sentences(
+    claim: str,
+    sentences: Sequence[str],
+    keep: int | None = LIKELY_SENTENCES,
+    is_heading: Callable[[str], bool] | None = None,
+) -> list[str]:
+    """The `keep` sentences sharing most with the claim, with their neighbours and the nearest heading above them
+    (`is_heading`), in document order; all of them when `keep` is None. Pure.
+
+    Embedding a sentence costs a pass of the encoder, so the judge embeds only these. A sentence scores the words
+    and word pairs it shares with the claim, each weighted by how rare it is among the chunk's sentences (a word
+    every sentence has tells nothing). Ties go to the earlier sentence: the choice depends on the claim and the
+    chunk alone, never on what else a run judges. Neighbours and headings are kept because a quote may be a
+    sentence with the one before it, or with the heading it stands under.
+    """
+    if keep is None or len(sentences) <= keep:
+        return list(sentences)
+    wanted = _bag(claim)
+    bags = [_bag(s) & wanted for s in sentences]
+    counts = Counter(item for bag in bags for item in bag)
+    weight = {item: math.log((len(sentences) + 1) / n) for item, n in counts.items()}
+    shared = [sum(weight[item] for item in bag) for bag in bags]
+    best = sorted(range(len(sentences)), key=lambda i: -shared[i])[:keep]
+    chosen = set(best)
+    if is_heading is not None:
+        headings = [i for i, s in enumerate(sentences) if is_heading(s)]
+        for i in best:
+            chosen.update(j for j in (i - 1, i + 1) if 0 <= j < len(sentences))
+            chosen.update([h for h in headings if h < i][-1:])
+    return [sentences[i] for i in sorted(chosen)]
 
 
 def best_sentence_scores(claim_vector: np.ndarray, sentence_vectors: Sequence[np.ndarray]) -> float:
@@ -62,11 +135,14 @@ def rank_candidates(
     vectors: dict[str, np.ndarray],
     min_similarity: float,
     limit: int,
+    sentences: Mapping[str, Sequence[str]] | None = None,
 ) -> list[tuple[Chunk, float]]:
-    """Chunks whose best sentence reaches `min_similarity`, best first, at most `limit`. Pure."""
+    """Chunks whose best sentence reaches `min_similarity`, best first, at most `limit`: the best among
+    `sentences[chunk.hash]` when given (the ones embedded for this claim), else among all of the chunk's. Pure."""
     scored = []
     for chunk in chunks:
-        score = best_sentence_scores(claim_vector, [vectors[s] for s in chunk_sentences(chunk)])
+        read = sentences[chunk.hash] if sentences is not None else chunk_sentences(chunk)
+        score = best_sentence_scores(claim_vector, [vectors[s] for s in read])
         if score >= min_similarity:
             scored.append((chunk, score))
     scored.sort(key=lambda pair: -pair[1])

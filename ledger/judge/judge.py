@@ -9,11 +9,11 @@ from ingest.vectorstore import VectorStore
 from ledger.core.settings import JudgeSettings
 from ledger.core.types import Chunk, Claim, EvidenceLedger, EvidenceMatch, MatchType
 from ledger.judge.calibration import Platt
-from ledger.judge.candidates import chunk_sentences, keyword_terms, rank_candidates
+from ledger.judge.candidates import LIKELY_SENTENCES, keyword_terms, rank_candidates
 from ledger.judge.claims import extract_claims
 from ledger.judge.entries import calibrated, decide_entry
 from ledger.judge.metrics import summarize
-from ledger.judge.support import SupportCheck, SupportChecker
+from ledger.judge.support import SupportCheck, SupportChecker, likely_chunk_sentences
 from ledger.text.injection import has_instructions
 
 
@@ -34,6 +34,8 @@ def to_match(chunk: Chunk, check: SupportCheck, match_type: MatchType) -> Eviden
 
 class Judge:
     """Judges answers against one workspace: claims -> evidence matches -> support checks -> verdicts -> ledger."""
+
+    sentences_per_chunk: int | None = LIKELY_SENTENCES  # sentences embedded per claim and chunk; None: all
 
     def __init__(
         self,
@@ -96,12 +98,18 @@ class Judge:
         # A document that addresses a model is no source (ledger.text.injection): none of its chunks is a candidate.
         tainted = {c.document_id for chunks in pooled for c in chunks if has_instructions(c.text)}
         pooled = [[c for c in chunks if c.document_id not in tainted] for chunks in pooled]
-        sentences = list(dict.fromkeys(s for chunks in pooled for c in chunks for s in chunk_sentences(c)))
+        # Per claim and chunk only its likeliest sentences are embedded (one encoder pass each; cached for the
+        # support checker, which reads the same ones): every sentence of every pooled chunk was most of the time.
+        likely = [
+            {c.hash: likely_chunk_sentences(text, c.text, self.sentences_per_chunk) for c in chunks}
+            for text, chunks in zip(texts, pooled, strict=True)
+        ]
+        sentences = list(dict.fromkeys(s for per_chunk in likely for found in per_chunk.values() for s in found))
         encoded = self.retriever.embedder.encode(texts + sentences)  # one call; cached for the support checker
         vectors = dict(zip(sentences, encoded[len(texts):], strict=True))
         return [
             [chunk for chunk, _ in rank_candidates(encoded[i], chunks, vectors, judge.candidate_similarity,
-                                                   judge.max_candidates)]
+                                                   judge.max_candidates, likely[i])]
             for i, chunks in enumerate(pooled)
         ]
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from ledger.core.settings import JudgeSettings
 from ledger.core.types import Chunk
+from ledger.judge.candidates import LIKELY_SENTENCES, likely_sentences, text_sentences
 from ledger.judge.support_rules import (
     DEFAULT_THRESHOLDS,
     SupportCheck,
@@ -93,12 +94,18 @@ def _is_heading(sentence: str) -> bool:
     )
 
 
+def likely_chunk_sentences(claim: str, chunk_text: str, keep: int | None = LIKELY_SENTENCES) -> list[str]:
+    """The sentences of a chunk worth embedding for a claim: the likeliest `keep`, their neighbours and headings."""
+    return likely_sentences(claim, text_sentences(chunk_text), keep, _is_heading)
+
+
 class LocalSupportChecker:
     """Offline support checker: embedding similarity plus figure, date, negation and key-term agreement."""
 
     name = "local"
     top_candidates = 4  # quotes examined per pair: the most similar one may be a heading or a neighbour
     max_cache = 50_000
+    sentences_per_pair: int | None = LIKELY_SENTENCES  # sentences of a chunk read per claim (ledger.judge.candidates)
 
     def __init__(
         self, embedder: Embedder, settings: JudgeSettings | None = None, thresholds: Thresholds | None = None
@@ -160,17 +167,25 @@ class LocalSupportChecker:
         A pair whose check fails on a bug (odd text no rule foresaw) is reported as unchecked, with support
         "none" and rule "error", and the rest of the batch is still checked: one document never sinks a run.
         """
-        per_chunk: dict[str, list[_Candidate] | Exception] = {}
-        for _, chunk in pairs:
-            if chunk.text in per_chunk:
-                continue
+        per_pair: list[list[_Candidate] | Exception] = []
+        for claim, chunk in pairs:
             try:
-                per_chunk[chunk.text] = self.candidates(chunk.text)
+                per_pair.append(self._likely_candidates(claim, chunk.text))
             except Exception as exc:  # a bug must cost this chunk's pairs, not the batch
-                per_chunk[chunk.text] = exc
-        units = [u for cands in per_chunk.values() if isinstance(cands, list) for c in cands for u in c.units]
+                per_pair.append(exc)
+        units = [u for cands in per_pair if isinstance(cands, list) for c in cands for u in c.units]
         self._embed([claim for claim, _ in pairs] + units)
-        return [self._check_pair(claim, per_chunk[chunk.text], chunk) for claim, chunk in pairs]
+        return [self._check_pair(claim, cands, chunk) for (claim, chunk), cands in zip(pairs, per_pair, strict=True)]
+
+    def _likely_candidates(self, claim: str, chunk_text: str) -> list[_Candidate]:
+        """The chunk's candidates made only of its sentences likeliest to matter to the claim (and their clauses):
+        the sentences the judge's candidate search embedded (`likely_sentences`), so nothing is embedded twice."""
+        candidates = self.candidates(chunk_text)
+        if self.sentences_per_pair is None:
+            return candidates
+        chosen = likely_chunk_sentences(claim, chunk_text, self.sentences_per_pair)
+        allowed = set(chosen) | {part[0] for sentence in chosen for part in _parts(sentence)}
+        return [c for c in candidates if allowed.issuperset(c.units)]
 
     def _check_pair(self, claim: str, candidates: list[_Candidate] | Exception, chunk: Chunk) -> SupportCheck:
         """The check of one pair, or an unchecked result when its chunk or its rules failed."""
