@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ledger.core.errors import ModelError
 
 if TYPE_CHECKING:
+    import numpy as np
     from sentence_transformers import SentenceTransformer
 
 BUNDLED_MODEL = "all-MiniLM-L6-v2"
@@ -158,3 +159,45 @@ def load_fast_tokenizer(directory: str, max_length: int) -> Any:
     tokenizer.enable_truncation(max_length)
     tokenizer.enable_padding(pad_id=pad.get("pad_id", 0), pad_token=pad.get("pad_token", "[PAD]"), length=None)
     return tokenizer
+
+
+class WordVectors:
+    """Static word-piece vectors of a transformer's input layer: a phrase's vector is the normalised mean of its
+    pieces' rows. No forward pass: a lookup, for comparing single words and short phrases."""
+
+    def __init__(self, tokenizer: Any, matrix: np.ndarray) -> None:
+        self.tokenizer, self.matrix = tokenizer, matrix
+        self._seen: dict[str, np.ndarray] = {}
+
+    def phrase(self, text: str) -> np.ndarray:
+        vector = self._seen.get(text)
+        if vector is None:
+            import numpy as np
+
+            ids = self.tokenizer.encode(text, add_special_tokens=False).ids
+            mean = self.matrix[ids].mean(axis=0) if ids else np.zeros(self.matrix.shape[1], dtype=np.float32)
+            vector = (mean / (np.linalg.norm(mean) or 1.0)).astype(np.float32)
+            if len(self._seen) > 50_000:
+                self._seen.clear()
+            self._seen[text] = vector
+        return vector
+
+
+@cache
+def bundled_word_vectors() -> WordVectors:
+    """The bundled all-MiniLM-L6-v2's word-piece embeddings (30,522 x 384, read from its safetensors file) and its
+    tokenizer without padding or truncation, loaded once per process."""
+    import numpy as np
+    from safetensors import safe_open
+    from tokenizers import Tokenizer as RustTokenizer
+
+    directory = Path(resolve_model_path(BUNDLED_MODEL))
+    try:
+        tokenizer = RustTokenizer.from_file(str(directory / "tokenizer.json"))
+        tokenizer.no_padding()
+        tokenizer.no_truncation()
+        with safe_open(str(directory / "model.safetensors"), framework="numpy") as weights:
+            matrix = weights.get_tensor("embeddings.word_embeddings.weight").astype(np.float32)
+    except Exception as exc:
+        raise ModelError(f"cannot load the word vectors of {BUNDLED_MODEL}: {_reason(exc)}") from exc
+    return WordVectors(tokenizer, matrix)

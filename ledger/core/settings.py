@@ -91,12 +91,25 @@ class JudgeSettings(_Section):
     supported_confidence: float = Field(
         0.8, description="Full support above this confidence is 'supported', else 'weak'."
     )
+    learned_contrasts: bool = Field(
+        False,
+        description="Let a model trained on NLI pairs call a claim contradicted when the evidence has the same "
+        "sentence with a word that rules the claim's out (tenant for landlord, more for less). Off by default: "
+        "it also takes some synonyms for contrasts (nearest/closest); see bench/README.md.",
+    )
     outdated_days: int = Field(365, description="Sources older than this many days get an outdated_source flag.")
     nli_model: str | None = Field(
-        None,
-        description="An NLI cross-encoder (hub id or directory, e.g. cross-encoder/nli-deberta-v3-xsmall) that refines "
-        "the local support checks; when one is set but cannot load, the run says so once and uses the local rules.",
+        "bundled",
+        description="The NLI cross-encoder that refines the local support checks: 'bundled' (the offline checker "
+        "shipped with the product), a hub id or directory (e.g. cross-encoder/nli-deberta-v3-xsmall), or empty for "
+        "the local rules alone; when one is set but cannot load, the run says so once and uses the local rules.",
     )
+    nli_rescue: float = Field(0.7, description="A quote the rules find no support in is partial support when the "
+                              "NLI model finds the claim entailed with at least this probability.")
+    nli_refute: float = Field(0.7, description="... and contradicts the claim when the model finds it contradicted "
+                              "with at least this probability.")
+    nli_related: float = Field(0.0, description="Similarity of quote and claim that the model's rescue or refutation "
+                               "needs.")
     lexicon_dir: Path | None = Field(
         None,
         description="Directory of TOML word lists named like ledger/text/lexicon/*.toml, added to the built-in "

@@ -17,6 +17,7 @@ from ledger.core.types import (
     LedgerEntry,
 )
 from ledger.judge.calibration import Platt
+from ledger.judge.nli import MODEL_ENTAILED
 from ledger.judge.verdicts import age_description, confidence, is_outdated, resolve, verdict_for
 
 T = TypeVar("T")
@@ -28,9 +29,11 @@ def keep_semantic(match: EvidenceMatch, threshold: float) -> bool:
 
     A contradiction is kept below the bar: the checker finds one only when the quote makes the same
     statement with another figure, date, polarity or party, and such a change lowers similarity exactly
-    when it matters — a changed figure must not pass as "not found".
+    when it matters — a changed figure must not pass as "not found". So is support that the NLI model read in
+    the quote where the rules found none: a paraphrase or an implication is exactly what scores below the bar,
+    and the model's reading, not the cosine, is its evidence.
     """
-    if match.support == "contradicted":
+    if match.support == "contradicted" or (match.support == "partial" and match.reason.startswith(MODEL_ENTAILED)):
         return True
     return match.support != "none" and match.similarity > threshold
 

@@ -20,6 +20,7 @@ from ledger.core.types import Chunk
 from ledger.judge.support import SupportCheck, SupportChecker
 
 NLI_LABELS = ("contradiction", "entailment", "neutral")
+MODEL_ENTAILED = "the model finds it entailed"  # how a reason starts when the model alone found the support
 _LOCAL_DECISIVE = ("quantity", "date", "negation", "swap")  # local contradictions the model may not overrule
 
 
@@ -29,7 +30,9 @@ class NliThresholds:
 
     entailment: float = 0.7  # partial support the model finds entailed becomes full
     contradiction: float = 0.9  # support the model finds contradicted (this sure) becomes contradicted
-    rescue: float = 0.95  # a quote the rules found unrelated, but the model finds entailed this surely, is partial
+    rescue: float = 0.7  # a quote the rules found no support in, but the model finds entailed, is partial support
+    refute: float = 0.7  # ... and one the model finds contradicted is a contradiction
+    related: float = 0.0  # the quote's similarity to the claim that rescue and refute need
 
 
 def label_indices(id2label: Mapping[Any, str]) -> dict[str, int]:
@@ -52,7 +55,9 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     - a local contradiction from figures, dates, negation or a swapped name stands;
     - a contradiction the model is sure of (>= `contradiction`) turns full or partial support into contradicted;
     - an entailment (>= `entailment`) turns partial support into full;
-    - an unrelated quote stays unsupported unless the model is all but certain (>= `rescue`) it entails the claim.
+    - a quote the rules found no support in (at least `related` similar) is partial support when the model finds
+      it entailed (>= `rescue`) and a contradiction when it finds it contradicted (>= `refute`): the rules see
+      figures and words, the model reads paraphrase, implication, antonyms and roles.
     """
     t = thresholds or NliThresholds()
     entail, contra = probs.get("entailment", 0.0), probs.get("contradiction", 0.0)
@@ -64,9 +69,32 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     if local.support == "partial" and entail >= t.entailment:
         reason = f"{local.reason}; the model finds it entailed ({said})"
         return replace(local, support="full", rule="nli", reason=reason)
-    if local.support == "none" and local.quote and entail >= t.rescue:
-        return replace(local, support="partial", rule="nli", reason=f"the model finds it entailed ({said})")
+    if local.support == "none" and local.quote and local.rule != "error" and local.similarity >= t.related:
+        if entail >= t.rescue and entail >= contra:
+            return replace(local, support="partial", rule="nli", reason=f"{MODEL_ENTAILED} ({said})")
+        if contra >= t.refute:
+            return replace(local, support="contradicted", rule="nli",
+                           reason=f"the model reads a contradiction ({said})")
     return replace(local, reason=f"{local.reason} ({said})")
+
+
+PREMISE_CHARS = 480  # about what the bundled checker reads beside a claim (128 word pieces in all)
+
+
+def premise(chunk_text: str, check: SupportCheck, width: int = PREMISE_CHARS) -> str:
+    """What the model reads for a check: the quote with the chunk's text around it, up to `width` characters. Pure.
+
+    A quote is one or two sentences chosen by the rules; the sentence that settles a paraphrase or an implication
+    is often the next one, so the model gets the neighbourhood (the quote alone when its span is unknown).
+    """
+    start, end = check.quote_start, check.quote_end
+    if not (0 <= start < end <= len(chunk_text)) or end - start >= width:
+        return check.quote
+    spare = width - (end - start)
+    left = max(0, start - spare // 2)
+    right = min(len(chunk_text), end + (spare - (start - left)))
+    left = max(0, left - (spare - (start - left) - (right - end)))
+    return chunk_text[left:right].strip()
 
 
 class CrossEncoderSupportChecker:
@@ -96,7 +124,7 @@ class CrossEncoderSupportChecker:
         todo = [i for i, check in enumerate(local) if check.quote]
         if not todo:
             return local
-        probs = self.probabilities([(local[i].quote, pairs[i][0]) for i in todo])
+        probs = self.probabilities([(premise(pairs[i][1].text, local[i]), pairs[i][0]) for i in todo])
         out = list(local)
         for i, p in zip(todo, probs, strict=True):
             out[i] = combine(local[i], p, self.thresholds)

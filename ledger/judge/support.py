@@ -30,6 +30,7 @@ from ledger.text.terms import coverage, key_terms
 
 if TYPE_CHECKING:
     from ingest.embedding import Embedder
+    from ledger.judge.substitutions import ContrastModel
 
 _CLAUSE = re.compile(r"[^;]+")
 log = logging.getLogger(__name__)
@@ -108,11 +109,13 @@ class LocalSupportChecker:
     sentences_per_pair: int | None = LIKELY_SENTENCES  # sentences of a chunk read per claim (ledger.judge.candidates)
 
     def __init__(
-        self, embedder: Embedder, settings: JudgeSettings | None = None, thresholds: Thresholds | None = None
+        self, embedder: Embedder, settings: JudgeSettings | None = None, thresholds: Thresholds | None = None,
+        contrasts: ContrastModel | None = None,
     ) -> None:
         self.embedder = embedder
         self.settings = settings or JudgeSettings()  # the judge's settings; the rules' own cut-offs are `thresholds`
         self.thresholds = thresholds or DEFAULT_THRESHOLDS
+        self.contrasts = contrasts  # learned word contrasts (landlord/tenant, more/less); None: the rules alone
         self._vectors: dict[str, np.ndarray] = {}
         self._candidates: dict[str, list[_Candidate]] = {}
 
@@ -212,7 +215,8 @@ class LocalSupportChecker:
         for i in order:
             cand = candidates[i]
             polarity_text = cand.polarity or self._closest_sentence(claim_terms, cand.text)
-            f = features(claim, cand.text, sims[i], polarity_text, context)
+            learned = self.contrasts.contrasts(claim, polarity_text) if self.contrasts is not None else ()
+            f = features(claim, cand.text, sims[i], polarity_text, context, learned)
             support, rule, reason = decide_rules(f, self.thresholds)
             check = SupportCheck(support, cand.text, float(sims[i]), reason, rule, cand.start, cand.end)
             checks.append((scores[i], f.coverage, check))

@@ -66,19 +66,24 @@ DEFAULT_THRESHOLDS = Thresholds()
 
 
 def features(
-    claim: str, quote: str, similarity: float, polarity_text: str | None = None, context: str = ""
+    claim: str, quote: str, similarity: float, polarity_text: str | None = None, context: str = "",
+    contrasts: tuple[tuple[str, str], ...] = (),
 ) -> SupportFeatures:
     """The rule features of a claim against a quote, given their embedding similarity.
 
     `polarity_text` is the part of the quote whose polarity counts (by default all of it): of two neighbouring
     sentences, a "not" in the one that is about something else must not flip the claim. `context` is what is
-    known of the quote's document (its title and date): "the 2023 handbook" finds its year there.
+    known of the quote's document (its title and date): "the 2023 handbook" finds its year there. `contrasts` are
+    (claim words, quote words) slots that a learned model found to rule each other out (`ledger.judge.substitutions`);
+    they count as swaps.
     """
     claim_terms, quote_terms = key_terms(claim), key_terms(quote)
     agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
     # Another level or phase in the claim's place is a swapped name, and the quote's figures are about it.
     renamed = [(m.claim.text, m.evidence.text) for m in agreement.conflicts if m.claim.identifier and m.evidence]
     swaps = find_swaps(claim, quote if polarity_text is None else polarity_text) + tuple(renamed)
+    named = {t for a, _ in swaps for t in key_terms(a)}
+    swaps += tuple(pair for pair in contrasts if not set(key_terms(pair[0])) & named)
     ours = {t for a, _ in swaps for t in key_terms(a)}
     theirs = {t for _, b in swaps for t in key_terms(b)}
     share, missing = coverage(tuple(t for t in claim_terms if t not in ours), quote_terms)

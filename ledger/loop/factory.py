@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from ledger.backends.base import Roles
     from ledger.judge.calibration import Platt
     from ledger.judge.judge import Judge
+    from ledger.judge.nli import NliThresholds
+    from ledger.judge.substitutions import ContrastModel
     from ledger.judge.support import SupportChecker
     from ledger.loop.pipeline import Pipeline
     from ledger.loop.recorded import RecordedPipeline
@@ -92,19 +94,41 @@ def build_run_store(settings: Settings) -> RunStore:
     return RunStore(open_engine(settings), settings)
 
 
+def build_contrasts(settings: Settings) -> ContrastModel | None:
+    """The learned word-contrast model of the local checker, unless `judge.learned_contrasts` is off."""
+    if not settings.judge.learned_contrasts:
+        return None
+    from ledger.judge.substitutions import bundled_contrast_model
+
+    return bundled_contrast_model()
+
+
+def nli_thresholds(settings: Settings) -> NliThresholds:
+    """When the NLI model's probabilities change a local check, from the judge's settings."""
+    from ledger.judge.nli import NliThresholds
+
+    j = settings.judge
+    return NliThresholds(rescue=j.nli_rescue, refute=j.nli_refute, related=j.nli_related)
+
+
 def build_support_checker(settings: Settings, embedder: Embedder) -> SupportChecker:
     """The NLI checker when `judge.nli_model` is set and loads; otherwise the local checker, with one warning."""
     from ledger.core.errors import ModelError
     from ledger.core.models import load_cross_encoder
+    from ledger.judge.checker_model import BUNDLED_CHECKER, load_bundled_checker
     from ledger.judge.nli import CrossEncoderSupportChecker
     from ledger.judge.support import LocalSupportChecker
 
-    local = LocalSupportChecker(embedder, settings.judge)
+    local = LocalSupportChecker(embedder, settings.judge, contrasts=build_contrasts(settings))
     model_name = settings.judge.nli_model
     if not model_name:
         return local
     try:
-        return CrossEncoderSupportChecker(model_name, local, load_cross_encoder(model_name, settings.embedding.device))
+        if model_name == BUNDLED_CHECKER:
+            return CrossEncoderSupportChecker(model_name, local, load_bundled_checker(), thresholds=nli_thresholds(
+                settings))
+        return CrossEncoderSupportChecker(model_name, local, load_cross_encoder(model_name, settings.embedding.device),
+                                          thresholds=nli_thresholds(settings))
     except ModelError as exc:
         reason = str(exc).splitlines()[0][:160]
         if "connect" in reason or "offline" in reason.lower() or "cached" in reason:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from ledger.text.alignment import in_one_slot
 from ledger.text.lexicon import LiveWords, lexicon
 from ledger.text.nltk_parts import PorterStemmer
 
@@ -192,7 +193,8 @@ def find_swaps(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
 
     Known alternatives (the lexicon's contrast sets: periods, bounds, directions) swap when the claim's member is
     missing from the quote and another member is present; other names swap when a name of the claim is missing
-    from the quote while the quote has a name the claim lacks. A name and its acronym are the same name.
+    from the quote while the quote has a name the claim lacks in its place (the two sentences aligned, the names in
+    one slot). A name and its acronym are the same name.
     """
     claim_tokens, quote_tokens = _canonical_tokens(claim), _canonical_tokens(quote)
     claim_set, quote_set = {w for w, _ in claim_tokens}, {w for w, _ in quote_tokens}
@@ -211,9 +213,12 @@ def find_swaps(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
     extra = [(ws, s) for ws, s in quote_runs
              if ws and not ws <= claim_set and not ws & taken and not _abbreviated(s, claim_runs)
              and (not ws & claim_set or any(ws & m and not ws >= m for m, _ in missing))]
-    if missing and extra:
-        rival = max(extra, key=lambda run: len(run[0] & missing[0][0]))
-        swaps.append((missing[0][1], rival[1]))
+    # The rival name must stand in the claim's name's place (one slot of the aligned sentences): a quote that only
+    # mentions other names ("She is a Gem, ..." for "Pearl is ...") swaps nothing.
+    placed = [(name, rival) for name in missing for rival in extra if in_one_slot(claim, quote, name[1], rival[1])]
+    if placed:
+        name, rival = max(placed, key=lambda pair: len(pair[1][0] & pair[0][0]))
+        swaps.append((name[1], rival[1]))
     return tuple(swaps)
 
 

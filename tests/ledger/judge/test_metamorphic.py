@@ -8,7 +8,7 @@ import pytest
 
 from ledger.core.settings import Settings
 from ledger.judge.evaluation import judge_items, load_items, predicted_label
-from ledger.judge.support import LocalSupportChecker
+from ledger.loop.factory import build_support_checker
 from tests.metamorphic import names_in, rename
 
 DEV = Path(__file__).resolve().parents[3] / "bench" / "data" / "dev_eval.jsonl"
@@ -35,13 +35,14 @@ def test_renaming_is_consistent_across_claim_and_evidence() -> None:
 
 
 @pytest.mark.model
-def test_verdicts_survive_renaming_every_name_of_the_dev_set(embedder) -> None:  # type: ignore[no-untyped-def]
+def test_verdicts_survive_renaming_every_name_of_the_dev_set(embedder, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     items = load_items(DEV)
     renamed = []
     for seed, item in enumerate(items):
         claim, evidence, _ = rename(item.claim, item.evidence, seed)
         renamed.append(item.model_copy(update={"claim": claim, "evidence": evidence}))
-    checker = LocalSupportChecker(embedder, Settings().judge)
+    checker = build_support_checker(Settings(home=tmp_path), embedder)  # the shipped judge: rules and models
+    assert checker.name == "nli"
     before = [predicted_label(e) for e in judge_items(items, checker)]
     after = [predicted_label(e) for e in judge_items(renamed, checker)]
     agreement = sum(a == b for a, b in zip(before, after, strict=True)) / len(items)

@@ -17,7 +17,8 @@ from ledger.core.errors import ModelError
 from ledger.core.models import load_cross_encoder
 from ledger.core.settings import Settings
 from ledger.core.types import Chunk
-from ledger.judge.nli import CrossEncoderSupportChecker, combine, label_indices
+from ledger.judge.checker_model import load_bundled_checker
+from ledger.judge.nli import CrossEncoderSupportChecker, NliThresholds, combine, label_indices, premise
 from ledger.judge.support import LocalSupportChecker, SupportCheck
 from ledger.loop.factory import build_support_checker as load_support_checker
 from tests.fakes import HashEmbedder
@@ -107,13 +108,17 @@ def test_a_model_without_nli_labels_is_refused() -> None:
         (local("partial"), {"entailment": 0.02, "contradiction": 0.8}, "partial"),
         (local("contradicted", "quantity"), {"entailment": 0.99, "contradiction": 0.0}, "contradicted"),
         (local("contradicted", "negation"), {"entailment": 0.99, "contradiction": 0.0}, "contradicted"),
-        (local("none"), {"entailment": 0.8, "contradiction": 0.0}, "none"),
-        (local("none"), {"entailment": 0.97, "contradiction": 0.0}, "partial"),
+        # A quote the rules find no support in: the model reads paraphrase and contradiction the rules cannot.
+        (local("none"), {"entailment": 0.6, "contradiction": 0.1}, "none"),
+        (local("none"), {"entailment": 0.8, "contradiction": 0.0}, "partial"),
+        (local("none"), {"entailment": 0.1, "contradiction": 0.85}, "contradicted"),
+        (local("none", "error"), {"entailment": 0.1, "contradiction": 0.99}, "none"),  # an unchecked pair stays so
+        (local("none", quote=""), {"entailment": 0.99, "contradiction": 0.0}, "none"),  # nothing quoted, nothing read
         (local("full"), {"entailment": 0.1, "contradiction": 0.1}, "full"),
     ],
 )
 def test_combine(before: SupportCheck, probs: dict[str, float], after: str) -> None:
-    combined = combine(before, probs)
+    combined = combine(before, probs, NliThresholds(rescue=0.75, refute=0.8))
     assert combined.support == after
     assert combined.quote == before.quote
     assert "NLI" in combined.reason or combined is before
@@ -185,7 +190,35 @@ def test_no_model_configured_means_local_without_a_warning(tmp_path: Path, caplo
     assert not caplog.records
 
 
-def test_the_default_offline_run_prints_no_nli_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+def test_the_default_is_the_bundled_checker_offline_without_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with caplog.at_level(logging.WARNING, logger="ledger.loop.factory"):
         checker = load_support_checker(Settings(home=tmp_path), HashEmbedder())
-    assert checker.name == "local" and caplog.records == []
+    assert isinstance(checker, CrossEncoderSupportChecker) and checker.model_name == "bundled"
+    assert isinstance(checker.local, LocalSupportChecker)
+    assert caplog.records == []
+
+
+def test_the_bundled_checker_reads_an_entailment_and_a_contradiction() -> None:
+    model = load_bundled_checker()
+    probs = model.predict([
+        ("The museum opens at nine every morning and closes at six.", "The museum opens at nine every morning."),
+        ("The museum opens at nine every morning and closes at six.", "The museum never opens in the morning."),
+        ("²³ ½ ٣ 🙂 \x00", "x" * 5000),  # odd text and a claim longer than the model reads: still an answer
+    ])
+    labels = model.config.id2label
+    assert probs.shape == (3, 3) and abs(float(probs.sum(axis=1).max()) - 1.0) < 1e-4
+    assert labels[int(probs[0].argmax())] == "entailment"
+    assert labels[int(probs[1].argmax())] == "contradiction"
+
+
+def test_the_model_reads_the_quote_with_its_neighbours() -> None:
+    text = ("The library moved in 1990. " * 10) + "Its reading room seats 80 people. " + ("Entry is free. " * 40)
+    start = text.index("Its reading room")
+    check = SupportCheck("none", "Its reading room seats 80 people.", 0.5, "r", "none", start, start + 33)
+    read = premise(text, check, width=200)
+    assert "Its reading room seats 80 people." in read and len(read) <= 200
+    assert "moved in 1990" in read and "Entry is free" in read  # the sentences on both sides
+    assert premise("Short chunk.", SupportCheck("none", "quote", 0.5, "r", "none", 0, 0)) == "quote"  # no span

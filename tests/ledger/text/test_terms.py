@@ -23,6 +23,13 @@ from ledger.text.terms import find_swaps, key_terms, negation_cues
         ("The fee rises before the match.", "The fee rises after the match.", (("before", "after"),)),
         ("Training is mandatory.", "Training is optional.", (("mandatory", "optional"),)),
         ("Reviews happen yearly.", "Reviews happen once a year.", ()),  # one canonical term
+        # Other names the quote only mentions, not in the claim's name's place, swap nothing.
+        ("Orla Quist is a fictional glass sculptor.", "She is a Tallowmere, a fictional glass sculptor.", ()),
+        ("Harrow Vale Films distributed the picture.",
+         "The picture was produced by Brightwick and distributed by Harrow Vale Films; Pell Studio made the score.",
+         ()),
+        ("The rota is approved by Dana Wells and posted on Mondays.",
+         "Mira Holt drafts the rota, which Dana Wells approves; it is posted on Mondays.", ()),
     ],
 )
 def test_swaps_are_other_names_and_alternatives_in_the_claims_place(

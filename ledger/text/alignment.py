@@ -1,0 +1,55 @@
+"""Word alignment of a claim with a quote: are they one sentence in two versions, and which slots differ?
+
+"Interest on the deposit belongs to the landlord" and "Interest on the deposit belongs to the Tenant" align word
+for word but for one slot. A rival name or word only says something about the claim when it stands in the claim's
+place like that: a quote that merely mentions other names ("She is a Gem, a fictional alien being", against
+"Pearl is a fictional alien being") does not swap anything. Pure functions over `difflib`'s longest matching blocks.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+_TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d[\d,.]*\d|\d")
+MIN_ALIGNED = 0.5  # share of the claim's words the quote repeats in order: below it, the two are not one sentence
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Words of the claim (`ours`) that the quote replaces by other words (`theirs`), the rest being aligned."""
+
+    ours: tuple[str, ...]
+    theirs: tuple[str, ...]
+
+
+def tokens(text: str) -> list[str]:
+    """Words and figures of a text, as written."""
+    return _TOKEN.findall(text)
+
+
+@lru_cache(maxsize=8192)
+def slots(claim: str, quote: str, min_aligned: float = MIN_ALIGNED) -> tuple[Slot, ...]:
+    """The replaced slots of the claim against the quote, or () when the two are not one sentence in two versions
+    (fewer than `min_aligned` of the claim's words found in the quote in the same order)."""
+    ours, theirs = tokens(claim), tokens(quote)
+    if len(ours) < 3 or not theirs:
+        return ()
+    matcher = difflib.SequenceMatcher(a=[w.lower() for w in ours], b=[w.lower() for w in theirs], autojunk=False)
+    opcodes = matcher.get_opcodes()
+    if sum(i2 - i1 for tag, i1, i2, _, _ in opcodes if tag == "equal") / len(ours) < min_aligned:
+        return ()
+    return tuple(Slot(tuple(ours[i1:i2]), tuple(theirs[j1:j2])) for tag, i1, i2, j1, j2 in opcodes if tag == "replace")
+
+
+def in_one_slot(claim: str, quote: str, ours: str, theirs: str) -> bool:
+    """Whether the quote puts `theirs` where the claim has `ours`: the words that tell them apart inside one replaced
+    slot of an alignment ("Northern" for "Southern" in "... Water Board")."""
+    words_ours, words_theirs = {w.lower() for w in tokens(ours)}, {w.lower() for w in tokens(theirs)}
+    mine, rival = words_ours - words_theirs, words_theirs - words_ours
+    if not mine or not rival:
+        return False
+    return any(mine <= {w.lower() for w in s.ours} and rival <= {w.lower() for w in s.theirs}
+               for s in slots(claim, quote))

@@ -1,0 +1,47 @@
+"""Learned contrasts: which slots of an aligned claim and quote are asked about, and the shipped model's use."""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger.core.types import Chunk
+from ledger.judge.substitutions import Substitution, aligned_substitutions, bundled_contrast_model
+from ledger.judge.support import LocalSupportChecker
+
+
+def chunk(text: str) -> Chunk:
+    return Chunk(hash="0123456789ab", text=text, document_id="d", index=0, start_char=0, end_char=len(text))
+
+
+def test_a_slot_of_other_content_words_is_a_substitution() -> None:
+    claim = "Interest earned on the deposit belongs to the landlord."
+    quote = "Interest earned on the deposit belongs to the Tenant."
+    assert aligned_substitutions(claim, quote) == (Substitution("landlord", "Tenant"),)
+
+
+def test_figures_negations_spellings_and_forms_are_left_to_the_rules() -> None:
+    assert aligned_substitutions("The hall seats 120 people.", "The hall seats 150 people.") == ()
+    assert aligned_substitutions("Visitors may not park here.", "Visitors may always park here.") == ()
+    assert aligned_substitutions("The committee organized the fair.", "The committee organised the fair.") == ()
+    assert aligned_substitutions("The clinic opens on Thursdays.", "The clinic opens on Thursday.") == ()
+
+
+def test_unrelated_sentences_have_no_substitutions() -> None:
+    assert aligned_substitutions("The ferry leaves at dawn.", "Tickets are sold at the kiosk near the pier.") == ()
+
+
+def test_the_shipped_model_scores_within_bounds_and_remembers() -> None:
+    model = bundled_contrast_model()
+    score = model("landlord", "tenant")
+    assert 0.0 <= score <= 1.0 and model("landlord", "tenant") == score
+    assert 0.0 < model.threshold < 1.0
+
+
+@pytest.mark.model
+def test_with_learned_contrasts_on_a_word_in_the_claims_place_contradicts(embedder) -> None:  # type: ignore[no-untyped-def]
+    claim = "The thieves entered the gallery through a side door shortly after midnight."
+    evidence = chunk("The thieves entered the gallery through a skylight shortly after midnight, police said.")
+    (plain,) = LocalSupportChecker(embedder).check([(claim, evidence)])
+    (learned,) = LocalSupportChecker(embedder, contrasts=bundled_contrast_model()).check([(claim, evidence)])
+    assert plain.support != "contradicted"
+    assert learned.support == "contradicted" and "evidence says skylight" in learned.reason
