@@ -18,7 +18,14 @@ from ledger.core.models import load_cross_encoder
 from ledger.core.settings import Settings
 from ledger.core.types import Chunk
 from ledger.judge.checker_model import load_bundled_checker
-from ledger.judge.nli import CrossEncoderSupportChecker, NliThresholds, combine, label_indices, premise
+from ledger.judge.nli import (
+    CrossEncoderSupportChecker,
+    NliThresholds,
+    combine,
+    label_indices,
+    premise,
+    worth_reading,
+)
 from ledger.judge.support import LocalSupportChecker, SupportCheck
 from ledger.loop.factory import build_support_checker as load_support_checker
 from tests.fakes import HashEmbedder
@@ -222,3 +229,25 @@ def test_the_model_reads_the_quote_with_its_neighbours() -> None:
     assert "Its reading room seats 80 people." in read and len(read) <= 200
     assert "moved in 1990" in read and "Entry is free" in read  # the sentences on both sides
     assert premise("Short chunk.", SupportCheck("none", "quote", 0.5, "r", "none", 0, 0)) == "quote"  # no span
+
+
+def test_the_model_reads_only_checks_it_may_change() -> None:
+    def check(support: str, rule: str, similarity: float, quote: str = "q") -> SupportCheck:
+        return SupportCheck(support, quote, similarity, "r", rule)  # type: ignore[arg-type]
+
+    claims = ["a"] * 5 + ["b"] * 2
+    checks = [
+        check("none", "none", 0.40), check("none", "none", 0.62), check("none", "none", 0.55),  # a's two closest
+        check("contradicted", "quantity", 0.7),  # a figure contradicts: it stands whatever the model says
+        check("full", "full", 0.8),  # the model may still read a contradiction
+        check("none", "error", 0.9), check("none", "none", 0.3, quote=""),  # unchecked, nothing quoted
+    ]
+    assert worth_reading(claims, checks) == [1, 2, 4]
+
+
+def test_a_pairs_probabilities_do_not_depend_on_the_other_pairs_read_with_it() -> None:
+    model = load_bundled_checker()
+    pair = ("The ferry leaves at seven and returns at noon.", "The ferry returns in the afternoon.")
+    others = [("A much longer passage about harbour fees, mooring rules and the winter timetable. " * 3, "Fees rise.")]
+    alone = model.predict([pair])[0]
+    assert (model.predict([*others, pair])[1] == alone).all()
