@@ -8,11 +8,13 @@ fingerprint of the backend that filled it and is never searched or extended with
 from __future__ import annotations
 
 from collections import OrderedDict
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ingest.onnx_encoder import RECIPE, OnnxEncoder
+from ingest.vector_cache import VectorCache, cache_file
 from ledger.core.errors import ConfigError
 from ledger.core.models import BUNDLED_MODEL, Tokenizer, load_sentence_transformer, load_tokenizer
 from ledger.core.settings import EmbeddingSettings
@@ -70,13 +72,17 @@ class Embedder:
 
 class CachedEmbedder(Embedder):
     """An embedder that remembers what it embedded, so the judge's candidate search and its support checker
-    embed each sentence once; bounded: the least recently used vectors go first."""
+    embed each sentence once; bounded: the least recently used vectors go first. With `disk` (a directory) it
+    also keeps them between runs, one file per backend (`ingest.vector_cache`): the next question or draft about
+    the same documents reads its evidence sentences' vectors instead of embedding them again."""
 
-    def __init__(self, inner: Embedder, max_items: int = 50_000) -> None:
+    def __init__(self, inner: Embedder, max_items: int = 50_000, disk: Path | None = None) -> None:
         super().__init__(inner.settings)
         self.inner = inner
         self.max_items = max_items
+        self.disk = disk
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._stored = VectorCache(cache_file(disk, inner.fingerprint)) if disk is not None else None
 
     @property
     def tokenizer(self) -> Tokenizer:
@@ -88,9 +94,15 @@ class CachedEmbedder(Embedder):
         if not texts:
             return self.inner.encode([], batch_size)
         todo = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        if todo and self._stored is not None:
+            found = self._stored.get_many(todo)
+            self._vectors.update(found)
+            todo = [t for t in todo if t not in found]
         if todo:
-            for text, vector in zip(todo, self.inner.encode(todo, batch_size), strict=True):
-                self._vectors[text] = vector
+            made = dict(zip(todo, self.inner.encode(todo, batch_size), strict=True))
+            self._vectors.update(made)
+            if self._stored is not None:
+                self._stored.put_many(made)
         rows = []
         for text in texts:
             self._vectors.move_to_end(text)

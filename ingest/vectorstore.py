@@ -204,7 +204,7 @@ class VectorStore:
             self.workspace, stored_fingerprint(record.recorded, record.count, follow), embedder.fingerprint,
         )
         inner = Embedder(follow)
-        return CachedEmbedder(inner) if isinstance(embedder, CachedEmbedder) else inner
+        return CachedEmbedder(inner, disk=embedder.disk) if isinstance(embedder, CachedEmbedder) else inner
 
     def ids(self) -> set[str]:
         """Every vector id in the collection."""

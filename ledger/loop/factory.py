@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from datetime import date
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ledger.core.settings import Settings
@@ -44,6 +45,11 @@ def build_embedder(settings: Settings) -> Embedder:
     from ingest.embedding import Embedder
 
     return Embedder(settings.embedding)
+
+
+def vector_cache_dir(settings: Settings) -> Path:
+    """Where runs keep sentence vectors between them (`ingest.vector_cache`): the home's `cache/vectors`."""
+    return settings.home / "cache" / "vectors"
 
 
 def workspace_of(settings: Settings, workspace: str | None = None) -> str:
@@ -149,7 +155,8 @@ def build_judge(
     from ingest.embedding import CachedEmbedder
     from ledger.judge.judge import Judge
 
-    embedder = embedder if isinstance(embedder, CachedEmbedder) else CachedEmbedder(embedder)
+    embedder = embedder if isinstance(embedder, CachedEmbedder) else CachedEmbedder(embedder, disk=vector_cache_dir(
+        settings))
     retriever = build_retriever(settings, workspace, embedder=embedder)
     return Judge(
         retriever.store,
@@ -205,7 +212,8 @@ def build_pipeline(
     from ledger.loop.pipeline import Pipeline
 
     workspace = workspace_of(settings, workspace)
-    embedder = CachedEmbedder(embedder or build_embedder(settings))  # every role of the run shares its vectors
+    # Every role of the run shares its vectors, and runs share them through the home's vector cache.
+    embedder = CachedEmbedder(embedder or build_embedder(settings), disk=vector_cache_dir(settings))
     today = today or date.today()
     if settings.backend == "anthropic":
         client = _claude(settings, http_client)
