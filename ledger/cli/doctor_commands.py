@@ -8,7 +8,7 @@ more function in that list. Findings print one line each, then a summary; exit 0
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -17,6 +17,7 @@ from ledger.cli.console import console, err_console, shown
 from ledger.core.errors import EvidenceError
 
 if TYPE_CHECKING:  # the settings and domain types load when a check runs, not for `evidence --help`
+    from ingest.pipeline import Ingestor
     from ledger.core.settings import Settings
     from ledger.core.types import Finding
 
@@ -55,18 +56,24 @@ def _workspaces(settings: Settings, workspace: str | None) -> list[str]:
     return [validate_workspace(workspace)] if workspace is not None else known_workspaces(settings)
 
 
+def _ingestors(settings: Settings, workspace: str | None) -> Iterator[tuple[str, Ingestor]]:
+    """(name, ingestor) of each workspace checked whose store opens (the vectors check reports the others)."""
+    from ledger.loop.factory import build_ingestor
+
+    for name in _workspaces(settings, workspace):
+        try:
+            yield name, build_ingestor(settings, name)
+        except EvidenceError:
+            continue
+
+
 def keywords_check(settings: Settings, workspace: str | None, repair: bool) -> list[Finding]:
     """The keyword index holds exactly the chunks Chroma holds, per workspace (ingest keeps them in step)."""
     from ingest.pipeline import sync_keywords
     from ledger.core.types import Finding
-    from ledger.loop.factory import build_ingestor
 
     findings: list[Finding] = []
-    for name in _workspaces(settings, workspace):
-        try:
-            ingestor = build_ingestor(settings, name)
-        except EvidenceError:
-            continue  # the vectors check reports the name
+    for name, ingestor in _ingestors(settings, workspace):
         assert ingestor.keywords is not None
         if ingestor.missing_vectors():
             continue  # the vectors check reports it; rebuilding the vectors brings the keyword index in step too
@@ -110,14 +117,9 @@ def embedding_check(settings: Settings, workspace: str | None, repair: bool) -> 
     next ingest into the workspace re-embeds it, and so does `--repair` (an ingest of nothing)."""
     from ingest.embedding import settings_for_store, stored_fingerprint
     from ledger.core.types import Finding
-    from ledger.loop.factory import build_ingestor
 
     findings: list[Finding] = []
-    for name in _workspaces(settings, workspace):
-        try:
-            ingestor = build_ingestor(settings, name)
-        except EvidenceError:
-            continue  # the vectors check reports the name
+    for name, ingestor in _ingestors(settings, workspace):
         record = ingestor.store.backend_record()
         configured = ingestor.embedder.settings
         current = ingestor.embedder.fingerprint
