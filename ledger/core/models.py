@@ -184,18 +184,30 @@ class WordVectors:
 
 
 @cache
+def load_plain_tokenizer(directory: str) -> Any:
+    """The Rust tokenizer (`tokenizers.Tokenizer`) of the model in `directory`, without padding or truncation (its
+    callers cut and pad themselves), loaded once per process."""
+    from tokenizers import Tokenizer as RustTokenizer
+
+    try:
+        tokenizer = RustTokenizer.from_file(str(Path(directory) / "tokenizer.json"))
+    except Exception as exc:
+        raise ModelError(f"cannot load the tokenizer in {directory}: {_reason(exc)}") from exc
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    return tokenizer
+
+
+@cache
 def bundled_word_vectors() -> WordVectors:
     """The bundled all-MiniLM-L6-v2's word-piece embeddings (30,522 x 384, read from its safetensors file) and its
     tokenizer without padding or truncation, loaded once per process."""
     import numpy as np
     from safetensors import safe_open
-    from tokenizers import Tokenizer as RustTokenizer
 
     directory = Path(resolve_model_path(BUNDLED_MODEL))
+    tokenizer = load_plain_tokenizer(str(directory))
     try:
-        tokenizer = RustTokenizer.from_file(str(directory / "tokenizer.json"))
-        tokenizer.no_padding()
-        tokenizer.no_truncation()
         with safe_open(str(directory / "model.safetensors"), framework="numpy") as weights:
             matrix = weights.get_tensor("embeddings.word_embeddings.weight").astype(np.float32)
     except Exception as exc:

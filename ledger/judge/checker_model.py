@@ -76,16 +76,12 @@ class BundledChecker:
 @cache
 def load_bundled_checker(directory: Path = MODEL_DIR) -> BundledChecker:
     """The shipped checker, loaded once per process. Raises ModelError with a one-line reason."""
-    from tokenizers import Tokenizer
-
-    from ledger.core.models import BUNDLED_MODEL, load_onnx_session, resolve_model_path
+    from ledger.core.models import BUNDLED_MODEL, load_onnx_session, load_plain_tokenizer, resolve_model_path
 
     try:
         meta = json.loads((directory / "checker.json").read_text(encoding="utf-8"))
-        tokenizer = Tokenizer.from_file(str(Path(resolve_model_path(BUNDLED_MODEL)) / "tokenizer.json"))
-    except Exception as exc:  # a missing file, a bad tokenizer: all mean "cannot load"
+    except (OSError, ValueError) as exc:  # a missing or damaged file: "cannot load"
         raise ModelError(f"cannot load the bundled support checker: {type(exc).__name__}: {exc}") from exc
-    tokenizer.no_truncation()
-    tokenizer.no_padding()
+    tokenizer = load_plain_tokenizer(resolve_model_path(BUNDLED_MODEL))
     session = load_onnx_session(str(directory / meta.get("artifact", "checker_int8.onnx")), 1)
     return BundledChecker(session, tokenizer, meta)

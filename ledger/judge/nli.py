@@ -116,11 +116,8 @@ def premise(chunk_text: str, check: SupportCheck, width: int = PREMISE_CHARS) ->
     start, end = check.quote_start, check.quote_end
     if not (0 <= start < end <= len(chunk_text)) or end - start >= width:
         return check.quote
-    spare = width - (end - start)
-    left = max(0, start - spare // 2)
-    right = min(len(chunk_text), end + (spare - (start - left)))
-    left = max(0, left - (spare - (start - left) - (right - end)))
-    return chunk_text[left:right].strip()
+    left = max(0, min(start - (width - (end - start)) // 2, len(chunk_text) - width))  # centred, inside the chunk
+    return chunk_text[left:left + width].strip()
 
 
 class CrossEncoderSupportChecker:

@@ -33,8 +33,6 @@ if TYPE_CHECKING:
 WEIGHTS = Path(__file__).with_name("models") / "contrasts.json"
 MAX_SLOT_WORDS = 3  # a slot longer than this is a rewording, not a substitution
 
-Contrast = Callable[[str, str], float]
-
 
 @dataclass(frozen=True)
 class Substitution:

@@ -130,11 +130,9 @@ def build_support_checker(settings: Settings, embedder: Embedder) -> SupportChec
     if not model_name:
         return local
     try:
-        if model_name == BUNDLED_CHECKER:
-            return CrossEncoderSupportChecker(model_name, local, load_bundled_checker(), thresholds=nli_thresholds(
-                settings))
-        return CrossEncoderSupportChecker(model_name, local, load_cross_encoder(model_name, settings.embedding.device),
-                                          thresholds=nli_thresholds(settings))
+        model = (load_bundled_checker() if model_name == BUNDLED_CHECKER
+                 else load_cross_encoder(model_name, settings.embedding.device))
+        return CrossEncoderSupportChecker(model_name, local, model, thresholds=nli_thresholds(settings))
     except ModelError as exc:
         reason = str(exc).splitlines()[0][:160]
         if "connect" in reason or "offline" in reason.lower() or "cached" in reason:
