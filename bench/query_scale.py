@@ -14,7 +14,8 @@ Measured per size, in this process, after warming up:
 - retrieval: `Retriever.retrieve` of the product's hybrid search (build_retriever: the question embedded, Chroma's
   nearest neighbours and the keyword index's BM25 matches fused by reciprocal rank, the keyword-only hits'
   similarities fetched) for `--queries` real questions (bench/data/retrieval/questions_*.jsonl), p50 and p95;
-  then the median of each part alone (embedding, dense search, keyword search, the keyword-only fetch);
+  then the median of each part alone (embedding, dense search, keyword search, the keyword-only fetch), and what
+  the keyword index's scoring budget changes (results identical to scoring every match, overlap, times);
 - verify: `Judge.run` (build_judge, as `evidence verify` builds it) of a 10-claim draft of pool sentences, three
   with a changed figure, with a fresh embedding cache each time (median of `--verifies` drafts).
 
@@ -52,6 +53,7 @@ from ledger.core.settings import Settings  # noqa: E402
 from ledger.core.types import Chunk  # noqa: E402
 from ledger.judge.claims import extract_claims  # noqa: E402
 from ledger.loop.factory import build_embedder, build_judge, build_retriever  # noqa: E402
+from ledger.storage import keywords as keywords_module  # noqa: E402
 from ledger.storage.database import open_engine  # noqa: E402
 from ledger.storage.keywords import KeywordIndex  # noqa: E402
 
@@ -190,6 +192,32 @@ def time_retrieval(retriever: Retriever, settings: Settings, asked: list[str]) -
         "p50": percentile(totals, 50), "p95": percentile(totals, 95),
         "parts": {name: round(statistics.median(v), 1) for name, v in parts.items()},
         "parts_p95": {name: round(percentile(v, 95), 1) for name, v in parts.items()},
+        "keyword_budget": keyword_budget_effect(retriever.keywords, asked, pool),
+    }
+
+
+def keyword_budget_effect(index: KeywordIndex, asked: list[str], pool: int) -> dict[str, float]:
+    """What the keyword index's scoring budget changes: the share of questions whose keyword results (ids, in
+    order) equal those of the same query with every match scored, the mean overlap of the two result sets, and the
+    median time of each."""
+    budget = keywords_module.SCORING_BUDGET
+    runs: dict[int, tuple[list[list[str]], list[float]]] = {}
+    for limit in (budget, 10**12):
+        keywords_module.SCORING_BUDGET = limit
+        found, ms = [], []
+        for q in asked:
+            started = time.perf_counter()
+            found.append([hit.chunk_id for hit in index.search(q, pool)])
+            ms.append((time.perf_counter() - started) * 1000)
+        runs[limit] = (found, ms)
+    keywords_module.SCORING_BUDGET = budget
+    (bounded, bounded_ms), (whole, whole_ms) = runs[budget], runs[10**12]
+    pairs = [(a, b) for a, b in zip(bounded, whole, strict=True) if b]
+    return {
+        "identical": round(sum(a == b for a, b in pairs) / max(len(pairs), 1), 3),
+        "overlap": round(statistics.mean(len(set(a) & set(b)) / len(b) for a, b in pairs) if pairs else 1.0, 3),
+        "budget_ms_p50": round(statistics.median(bounded_ms), 1),
+        "every_match_ms_p50": round(statistics.median(whole_ms), 1),
     }
 
 
@@ -246,7 +274,8 @@ def main() -> None:
         retrieval = time_retrieval(build_retriever(settings, workspace, embedder=embedder), settings, asked)
         verify = time_verify(settings, workspace, embedder, texts)
         print(f"{n:>7} chunks: retrieval p50 {retrieval['p50']:.1f} ms, p95 {retrieval['p95']:.1f} ms "
-              f"(medians of the parts alone, ms: {retrieval['parts']}; p95: {retrieval['parts_p95']}); "
+              f"(medians of the parts alone, ms: {retrieval['parts']}; p95: {retrieval['parts_p95']}; "
+              f"the keyword index's scoring budget against scoring every match: {retrieval['keyword_budget']}); "
               f"verify of 10 claims {verify['median_s']:.2f} s (runs {verify['runs_s']}, claims {verify['claims']})",
               flush=True)
         results.append({"chunks": n, "retrieval_p50_ms": round(retrieval["p50"], 1),

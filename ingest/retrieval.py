@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -66,13 +67,17 @@ class Retriever:
         if not texts:
             return []
         pool = max(2 * k, MIN_POOL)
+        keywords = self.keywords
+        if keywords is None:
+            return [self.store.search(vector, pool)[:k] for vector in self.embedder.encode(texts)]
+        # The keyword search needs no vector: it runs on a second core while the texts are embedded and searched.
+        with ThreadPoolExecutor(max_workers=1) as worker:
+            matched = worker.submit(lambda: [keywords.search(text, pool) for text in texts])
+            vectors = self.embedder.encode(texts)
+            nearest = [self.store.search(vector, pool) for vector in vectors]
+            by_keyword = matched.result()
         found: list[list[ScoredChunk]] = []
-        for text, vector in zip(texts, self.embedder.encode(texts), strict=True):
-            dense = self.store.search(vector, pool)
-            if self.keywords is None:
-                found.append(dense[:k])
-                continue
-            keyword = self.keywords.search(text, pool)
+        for vector, dense, keyword in zip(vectors, nearest, by_keyword, strict=True):
             by_hash = {hit.chunk.hash: hit for hit in dense}
             missing = [hit.chunk_id for hit in keyword if hit.chunk_hash not in by_hash]
             if missing:  # keyword-only hits get their dense similarity too

@@ -55,3 +55,21 @@ def test_function_words_it_is_given_match_nothing(any_db: Settings) -> None:
     unfiltered = KeywordIndex(open_engine(any_db), "team")
     if unfiltered.dialect == "sqlite":  # PostgreSQL's english configuration drops them by itself
         assert unfiltered.search("What is the rule in the garage?", 3)  # the same query without the list
+
+
+def test_over_the_scoring_budget_the_rare_words_chunks_still_rank_first(
+    any_db: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    index = KeywordIndex(open_engine(any_db), "big")
+    common = [make_chunk("This report on the annual budget reviews the annual budget.", doc=f"r{i}") for i in range(40)]
+    index.upsert((f"big:r{i}:0", chunk) for i, chunk in enumerate(common))
+    target = make_chunk("Form HK-15 records the annual budget of the harbour.", doc="form")
+    index.upsert([("big:form:0", target)])
+    query = "What does form HK-15 say about the annual budget?"
+    unbounded = [h.chunk_hash for h in index.search(query, 5)]
+    monkeypatch.setattr("ledger.storage.keywords.SCORING_BUDGET", 5)
+    bounded = [h.chunk_hash for h in index.search(query, 5)]
+    assert unbounded[0] == bounded[0] == target.hash
+    if index.dialect == "sqlite":  # the budget is SQLite's; PostgreSQL's GIN index ranks every match
+        # only chunks with the rarest words are scored: the 40 that share "annual budget" alone are left out
+        assert bounded == [target.hash] and len(unbounded) == 5
