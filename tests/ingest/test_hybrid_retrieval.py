@@ -87,3 +87,14 @@ def test_judge_finds_claim_in_long_chunk_by_keyword(settings: Settings, tmp_path
     monkeypatch.setattr(judge.retriever, "keyword_many", lambda texts, words, k: [[] for _ in texts])  # Chroma's
     ledger = judge.run("Are backups encrypted?", "All backups are encrypted with AES-256.")
     assert [e.verdict for e in ledger.entries] == ["supported"]
+
+
+def test_a_chunk_one_search_ranks_first_by_far_outranks_chunks_both_rank_middling() -> None:
+    from ingest.retrieval import fuse
+
+    similarity = {"answer": 0.90, "both-a": 0.50, "both-b": 0.50, "code": 0.40}
+    keyword = {"code": 10.0, "both-a": 3.0, "both-b": 3.0}
+    # reciprocal rank fusion put "both-a" first: it is second in both rankings
+    assert set(fuse(similarity, keyword)[:2]) == {"answer", "code"}
+    assert fuse(similarity, {}) == ["answer", "both-a", "both-b", "code"]  # no keyword hits: the dense order
+    assert fuse({}, keyword) == []
