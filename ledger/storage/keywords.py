@@ -17,9 +17,10 @@ query time halved.
 
 On SQLite, BM25 costs a few microseconds for each chunk that contains any query word, and at 100k chunks an
 ordinary word ("year", "water") is in tens of thousands of them. So when the query's words together appear in
-more than `SCORING_BUDGET` chunks, only the chunks that contain one of its rarest words (as many as fit the
-budget, at least the rarest one) are scored, still by BM25 over all the words. A chunk sharing only common words
-with the query is left out; those are the chunks BM25 ranks lowest. Below the budget the query is unchanged.
+more than `SCORING_BUDGET` chunks of the workspace (each word's count in the whole index, times the workspace's
+share of the index), only the chunks that contain one of its rarest words (as many as fit the budget, at least
+the rarest one) are scored, still by BM25 over all the words. A chunk sharing only common words with the query is
+left out; those are the chunks BM25 ranks lowest. Below the budget the query is unchanged.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ class KeywordIndex:
         self.workspace = workspace
         self.stopwords = stopwords  # left out of queries
         self.dialect = engine.dialect.name
+        self._workspace_share: float | None = None  # of the index's rows; see _share
 
     def upsert(self, rows: Iterable[tuple[str, Chunk]]) -> None:
         """Index chunks by their vector ids (an id already indexed is replaced)."""
@@ -113,7 +115,7 @@ class KeywordIndex:
         params = {"q": _any_of(terms), "w": self.workspace, "k": k}
         restrict = ""
         with self.engine.connect() as conn:
-            rare = _rarest(conn, terms)
+            rare = _rarest(conn, terms, self._share(conn))
             if rare is not None:
                 # `+rowid`: a filter on the rows the MATCH yields, not a rowid lookup per candidate
                 restrict = "AND +chunk_fts.rowid IN (SELECT rowid FROM chunk_fts WHERE chunk_fts MATCH :rare) "
@@ -128,22 +130,34 @@ class KeywordIndex:
             return [KeywordHit(row[0], row[1], float(row[2])) for row in rows]
 
 
+    def _share(self, conn: Connection) -> float:
+        """The workspace's share of the index's rows, read once per instance: one index serves every workspace, and
+        only the workspace's own matches are scored, so a small workspace beside a large one is never cut."""
+        if self._workspace_share is None:
+            total = int(conn.execute(text("SELECT count(*) FROM chunk_text")).scalar_one())
+            own = int(conn.execute(text("SELECT count(*) FROM chunk_text WHERE workspace = :w"),
+                                   {"w": self.workspace}).scalar_one())
+            self._workspace_share = own / total if total else 0.0
+        return self._workspace_share
+
+
 def _any_of(terms: list[str]) -> str:
     """An FTS5 query matching any of the words."""
     return " OR ".join(f'"{t}"' for t in terms)
 
 
-def _rarest(conn: Connection, terms: list[str]) -> list[str] | None:
+def _rarest(conn: Connection, terms: list[str], share: float = 1.0) -> list[str] | None:
     """The rarest of the words whose chunks together fit the scoring budget (at least one word), or None when all
-    of them fit. A word's count is read from the index itself (one posting list each, about 0.5 ms)."""
+    of them fit. A word's count is read from the index itself (one posting list each, about 0.5 ms) and taken at
+    the workspace's `share` of the index's rows."""
     if len(terms) < 2:
         return None
     count = text("SELECT count(*) FROM chunk_fts WHERE chunk_fts MATCH :q")
-    counts = sorted((int(conn.execute(count, {"q": _any_of([t])}).scalar_one()), t) for t in terms)
+    counts = sorted((int(conn.execute(count, {"q": _any_of([t])}).scalar_one()) * share, t) for t in terms)
     if sum(n for n, _ in counts) <= SCORING_BUDGET:
         return None
     rare: list[str] = []
-    total = 0
+    total = 0.0
     for n, term in counts:
         if rare and total + n > SCORING_BUDGET:
             break

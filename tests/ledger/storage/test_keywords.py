@@ -73,3 +73,18 @@ def test_over_the_scoring_budget_the_rare_words_chunks_still_rank_first(
     if index.dialect == "sqlite":  # the budget is SQLite's; PostgreSQL's GIN index ranks every match
         # only chunks with the rarest words are scored: the 40 that share "annual budget" alone are left out
         assert bounded == [target.hash] and len(unbounded) == 5
+
+
+def test_a_small_workspace_beside_a_large_one_is_searched_whole(
+    any_db: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big = KeywordIndex(open_engine(any_db), "big")
+    common = make_chunk("This report on the annual budget reviews the annual budget.", doc="report")
+    big.upsert((f"big:r{i}:0", common) for i in range(40))
+    small = KeywordIndex(open_engine(any_db), "small")
+    small.upsert([("small:form:0", make_chunk("Form HK-15 records the harbour dues.", doc="form")),
+                  ("small:budget:0", make_chunk("The annual budget of the harbour is set in May.", doc="budget"))])
+    monkeypatch.setattr("ledger.storage.keywords.SCORING_BUDGET", 5)
+    # the big workspace's 40 matches count against the budget only at the small one's share of the index
+    found = small.search("What does form HK-15 say about the annual budget?", 5)
+    assert len(found) == 2
