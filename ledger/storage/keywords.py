@@ -63,13 +63,14 @@ class KeywordIndex:
         self.workspace = workspace
         self.stopwords = stopwords  # left out of queries
         self.dialect = engine.dialect.name
-        self._workspace_share: float | None = None  # of the index's rows; see _share
+        self._sizes: tuple[int, int] | None = None  # (the workspace's rows, the index's rows); see _sizes_of
 
     def upsert(self, rows: Iterable[tuple[str, Chunk]]) -> None:
         """Index chunks by their vector ids (an id already indexed is replaced)."""
         batch = [{"id": i, "w": self.workspace, "h": chunk.hash, "body": chunk.text} for i, chunk in rows]
         if not batch:
             return
+        self._sizes = None
         with self.engine.begin() as conn:
             conn.execute(text("DELETE FROM chunk_text WHERE chunk_id = :id"), [{"id": r["id"]} for r in batch])
             insert = "INSERT INTO chunk_text (chunk_id, workspace, chunk_hash, body) VALUES (:id, :w, :h, :body)"
@@ -79,6 +80,7 @@ class KeywordIndex:
         """Forget chunks by their vector ids."""
         ids = [{"id": i} for i in chunk_ids]
         if ids:
+            self._sizes = None
             with self.engine.begin() as conn:
                 conn.execute(text("DELETE FROM chunk_text WHERE chunk_id = :id"), ids)
 
@@ -91,8 +93,11 @@ class KeywordIndex:
     def count(self) -> int:
         """How many chunks of the workspace are indexed."""
         with self.engine.connect() as conn:
-            found = conn.execute(text("SELECT COUNT(*) FROM chunk_text WHERE workspace = :w"), {"w": self.workspace})
-            return int(found.scalar_one())
+            return self._count(conn)
+
+    def _count(self, conn: Connection) -> int:
+        found = conn.execute(text("SELECT COUNT(*) FROM chunk_text WHERE workspace = :w"), {"w": self.workspace})
+        return int(found.scalar_one())
 
     def search(self, query: str, k: int) -> list[KeywordHit]:
         """The k chunks that best match the query's words, best first; none when it has no words."""
@@ -115,7 +120,9 @@ class KeywordIndex:
         params = {"q": _any_of(terms), "w": self.workspace, "k": k}
         restrict = ""
         with self.engine.connect() as conn:
-            rare = _rarest(conn, terms, self._share(conn))
+            own, total = self._sizes_of(conn)
+            # a workspace of at most the budget's rows never scores more; only a larger one counts its words
+            rare = _rarest(conn, terms, own / total) if own > SCORING_BUDGET else None
             if rare is not None:
                 # `+rowid`: a filter on the rows the MATCH yields, not a rowid lookup per candidate
                 restrict = "AND +chunk_fts.rowid IN (SELECT rowid FROM chunk_fts WHERE chunk_fts MATCH :rare) "
@@ -129,16 +136,14 @@ class KeywordIndex:
             rows = conn.execute(text(sql), params)
             return [KeywordHit(row[0], row[1], float(row[2])) for row in rows]
 
-
-    def _share(self, conn: Connection) -> float:
-        """The workspace's share of the index's rows, read once per instance: one index serves every workspace, and
-        only the workspace's own matches are scored, so a small workspace beside a large one is never cut."""
-        if self._workspace_share is None:
+    def _sizes_of(self, conn: Connection) -> tuple[int, int]:
+        """The workspace's rows and the whole index's (one index serves every workspace, and only the workspace's
+        own matches are scored, so a word's count is taken at the workspace's share). Read once, and again after
+        this instance writes."""
+        if self._sizes is None:
             total = int(conn.execute(text("SELECT count(*) FROM chunk_text")).scalar_one())
-            own = int(conn.execute(text("SELECT count(*) FROM chunk_text WHERE workspace = :w"),
-                                   {"w": self.workspace}).scalar_one())
-            self._workspace_share = own / total if total else 0.0
-        return self._workspace_share
+            self._sizes = (self._count(conn), max(total, 1))
+        return self._sizes
 
 
 def _any_of(terms: list[str]) -> str:
