@@ -9,9 +9,12 @@ the process.
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from ledger.core.errors import ModelError
 
@@ -20,6 +23,8 @@ if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
 BUNDLED_MODEL = "all-MiniLM-L6-v2"
+T = TypeVar("T")
+R = TypeVar("R")
 _OFF = ("", "0", "false", "no", "off")
 
 
@@ -142,6 +147,36 @@ def load_onnx_session(path: str, threads: int = 0) -> Any:
         return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
     except Exception as exc:
         raise ModelError(f"cannot load ONNX model {path}: {_reason(exc)}") from exc
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # macOS, Windows
+        return max(1, os.cpu_count() or 1)
+
+
+_pools: dict[int, ThreadPoolExecutor] = {}
+_pools_lock = threading.Lock()
+
+
+def map_in_threads(run: Callable[[T], R], items: Sequence[T], workers: int = 0) -> list[R]:
+    """`run` over `items`, results in order, `workers` items at a time (0: one per usable CPU).
+
+    For model calls that release the GIL (onnxruntime): one item per call on a single-threaded session, one call
+    per core, is faster than one call at a time spread over the cores (a short text cannot keep two cores busy),
+    and each item's result is what it would be alone. The pools are shared by the process; `run` must not call
+    back into this function.
+    """
+    workers = workers or usable_cpus()
+    if workers <= 1 or len(items) <= 1:
+        return [run(item) for item in items]
+    with _pools_lock:
+        pool = _pools.get(workers)
+        if pool is None:
+            pool = _pools[workers] = ThreadPoolExecutor(workers, thread_name_prefix="model")
+    return list(pool.map(run, items))
 
 
 @cache

@@ -72,7 +72,9 @@ class EmbeddingSettings(_Section):
         description="Where exported ONNX models are kept (made once per model, checked by content hash); "
         "default: $XDG_CACHE_HOME/evidence-ledger/models, else ~/.cache/evidence-ledger/models.",
     )
-    threads: int = Field(0, ge=0, description="onnxruntime threads (the onnx-int8 backend); 0: one per core.")
+    threads: int = Field(
+        0, ge=0, description="Texts the onnx-int8 backend encodes at once, one core each; 0: one per CPU."
+    )
 
 
 class JudgeSettings(_Section):

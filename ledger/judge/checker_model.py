@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ledger.core.errors import ModelError
+from ledger.core.models import map_in_threads
 
 MODEL_DIR = Path(__file__).with_name("models")
 BUNDLED_CHECKER = "bundled"  # the `judge.nli_model` value that names this model
@@ -58,19 +59,24 @@ class BundledChecker:
 
         One pair per call: dynamic int8 quantisation scales each call's activations together, so a pair read in
         a batch would get other probabilities than alone, and a claim's verdict would depend on the other claims
-        of the draft. On this CPU one pair per call is no slower (about 45 ms a pair either way).
+        of the draft. The calls run one per CPU at a time on the single-threaded session (`map_in_threads`):
+        about 40 ms a pair on two cores instead of 80, with the same probabilities.
         """
-        probs = np.zeros((len(pairs), len(self.config.id2label)), dtype=np.float32)
-        for row, (premise, claim) in enumerate(pairs):
-            seq, first = self._encode(premise or "", claim or "")
+        labels = len(self.config.id2label)
+
+        def read(encoded: tuple[list[int], int]) -> np.ndarray:
+            seq, first = encoded
             ids = np.asarray([seq], dtype=np.int64)
             types = np.zeros_like(ids)
             types[0, first:] = 1
             feed = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": types}
             logits = self.session.run(["logits"], feed)[0][0]
             exp = np.exp(logits - logits.max())
-            probs[row] = exp / exp.sum()
-        return probs
+            return exp / exp.sum()  # type: ignore[no-any-return]
+
+        # Word pieces here, the model in the pool: a tokenizer is not for several threads at once.
+        rows = map_in_threads(read, [self._encode(premise or "", claim or "") for premise, claim in pairs])
+        return np.asarray(rows, dtype=np.float32).reshape(len(rows), labels)
 
 
 @cache

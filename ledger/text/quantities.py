@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from ledger.text.figure_context import describe_figures
 from ledger.text.figures import Agreement, Kind, Quantity, QuantityMatch, Status
@@ -47,6 +48,12 @@ _LOOSE = ("count", "number", "ordinal")  # kinds whose figure alone may match, w
 
 def extract_quantities(text: str) -> list[Quantity]:
     """Every money amount, percentage, duration, count, number and date in `text`, normalised."""
+    return list(_quantities(text))
+
+
+@lru_cache(maxsize=8192)
+def _quantities(text: str) -> tuple[Quantity, ...]:
+    """extract_quantities, remembered per text: the judge reads a claim's figures against each of its quotes."""
     found: list[Quantity] = []
     masked = list(text)
     for m in DATE_RE.finditer(text):
@@ -74,7 +81,7 @@ def extract_quantities(text: str) -> list[Quantity]:
                 found.append(quantity)
         else:
             i += 1
-    return describe_figures(text, sorted(found, key=lambda q: q.start))
+    return tuple(describe_figures(text, sorted(found, key=lambda q: q.start)))
 
 
 def _classify(

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
 
 from ledger.core.errors import ModelError
-from ledger.core.models import BUNDLED_MODEL, load_tokenizer, local_files_only, resolve_model_path
+from ledger.core.models import BUNDLED_MODEL, load_tokenizer, local_files_only, map_in_threads, resolve_model_path
 
 
 @pytest.mark.parametrize(
@@ -49,3 +50,18 @@ def test_a_missing_model_is_a_one_line_model_error(tmp_path: Path) -> None:
         load_tokenizer.__wrapped__(str(tmp_path / "no-such-model"))
     message = str(caught.value)
     assert message.startswith(f"cannot load tokenizer of '{tmp_path / 'no-such-model'}': ") and "\n" not in message
+
+
+def test_model_calls_run_side_by_side_and_come_back_in_order() -> None:
+    together = threading.Barrier(2, timeout=10)  # broken unless two calls are running at the same time
+
+    def call(n: int) -> int:
+        together.wait()
+        return n * n
+
+    assert map_in_threads(call, list(range(6)), workers=2) == [0, 1, 4, 9, 16, 25]
+
+
+def test_one_worker_runs_in_the_callers_thread() -> None:
+    assert map_in_threads(lambda _: threading.get_ident(), [1, 2, 3], workers=1) == [threading.get_ident()] * 3
+    assert map_in_threads(lambda n: n, []) == []
