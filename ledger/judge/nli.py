@@ -124,6 +124,7 @@ class CrossEncoderSupportChecker:
     """Support checks by the local rules, refined by an NLI cross-encoder on each (quote, claim) pair."""
 
     name = "nli"
+    max_remembered = 4096  # (premise, claim) readings kept between rounds
 
     def __init__(
         self,
@@ -140,6 +141,7 @@ class CrossEncoderSupportChecker:
         self.labels = label_indices(self.model.config.id2label)
         self.thresholds = thresholds or NliThresholds()
         self.batch_size = batch_size
+        self._read: dict[tuple[str, str], dict[str, float]] = {}  # what the model read, per (premise, claim)
 
     def check(self, pairs: list[tuple[str, Chunk]]) -> list[SupportCheck]:
         """Local checks for the whole batch, then one model pass over every (quote, claim) pair that has a quote."""
@@ -154,8 +156,22 @@ class CrossEncoderSupportChecker:
         return out
 
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:
-        """{label: probability} for each (premise, hypothesis) pair."""
-        scores = np.asarray(
-            self.model.predict(list(pairs), apply_softmax=True, batch_size=self.batch_size, show_progress_bar=False)
-        ).reshape(len(pairs), -1)
-        return [{name: float(row[index]) for name, index in self.labels.items()} for row in scores]
+        """{label: probability} for each (premise, hypothesis) pair.
+
+        A pair read before by this checker is not read again: a revision round re-judges every claim of the answer,
+        and most claims and their quotes are those of the round before. The bundled model reads each pair alone, so
+        what it remembers is exactly what it would read again.
+        """
+        known = {pair: self._read[pair] for pair in pairs if pair in self._read}
+        todo = [pair for pair in dict.fromkeys(pairs) if pair not in known]
+        if todo:
+            scores = np.asarray(
+                self.model.predict(todo, apply_softmax=True, batch_size=self.batch_size, show_progress_bar=False)
+            ).reshape(len(todo), -1)
+            read = {pair: {name: float(row[index]) for name, index in self.labels.items()}
+                    for pair, row in zip(todo, scores, strict=True)}
+            if len(self._read) + len(read) > self.max_remembered:
+                self._read.clear()  # a crude bound: a long-running UI process must not grow without limit
+            self._read.update(read)
+            known.update(read)
+        return [known[pair] for pair in pairs]

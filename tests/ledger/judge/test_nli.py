@@ -146,6 +146,27 @@ def test_entailment_upgrades_partial_support(entailing_model: Path) -> None:
     assert len(fake.asked) == 1  # the whole round in one local call
 
 
+def test_a_revision_round_does_not_read_the_same_pairs_again(entailing_model: Path) -> None:
+    model = load_cross_encoder(str(entailing_model))
+    read: list[tuple[str, str]] = []
+    predict = model.predict
+
+    def counting(pairs: list[tuple[str, str]], **kwargs: object) -> object:
+        read.extend(pairs)
+        return predict(pairs, **kwargs)
+
+    model.predict = counting
+    fake = FakeLocal([local("partial"), local("partial"), local("partial")])
+    checker = CrossEncoderSupportChecker(str(entailing_model), fake, model)
+    first = checker.check([("Alcohol is not reimbursed.", CHUNK)])
+    again = checker.check([("Alcohol is not reimbursed.", CHUNK), ("Alcohol is never reimbursed.", CHUNK)])
+    assert again[0] == first[0] and again[0].support == "full"  # the same verdict and reason, from memory
+    assert [claim for _, claim in read] == ["Alcohol is not reimbursed.", "Alcohol is never reimbursed."]
+    checker.max_remembered = 3
+    remembered = checker.probabilities([("x", "y")])[0]  # the memory is full now
+    assert checker.probabilities([("x", "y"), ("b", "c"), ("b", "c")])[0] == remembered  # and forgets, not fails
+
+
 def test_contradiction_overrules_support_but_not_the_local_figures(contradicting_model: Path) -> None:
     fake = FakeLocal([local("full"), local("contradicted", "quantity")])
     model = load_cross_encoder(str(contradicting_model))
