@@ -157,6 +157,7 @@ def usable_cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+_POOL_THREAD = "evidence-model"
 _pools: dict[int, ThreadPoolExecutor] = {}
 _pools_lock = threading.Lock()
 
@@ -166,16 +167,16 @@ def map_in_threads(run: Callable[[T], R], items: Sequence[T], workers: int = 0) 
 
     For model calls that release the GIL (onnxruntime): one item per call on a single-threaded session, one call
     per core, is faster than one call at a time spread over the cores (a short text cannot keep two cores busy),
-    and each item's result is what it would be alone. The pools are shared by the process; `run` must not call
-    back into this function.
+    and each item's result is what it would be alone. The pools are shared by the process; a call from one of their
+    own threads runs in that thread (waiting on its own pool could wait for ever).
     """
     workers = workers or usable_cpus()
-    if workers <= 1 or len(items) <= 1:
+    if workers <= 1 or len(items) <= 1 or threading.current_thread().name.startswith(_POOL_THREAD):
         return [run(item) for item in items]
     with _pools_lock:
         pool = _pools.get(workers)
         if pool is None:
-            pool = _pools[workers] = ThreadPoolExecutor(workers, thread_name_prefix="model")
+            pool = _pools[workers] = ThreadPoolExecutor(workers, thread_name_prefix=_POOL_THREAD)
     return list(pool.map(run, items))
 
 

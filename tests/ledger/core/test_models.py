@@ -65,3 +65,11 @@ def test_model_calls_run_side_by_side_and_come_back_in_order() -> None:
 def test_one_worker_runs_in_the_callers_thread() -> None:
     assert map_in_threads(lambda _: threading.get_ident(), [1, 2, 3], workers=1) == [threading.get_ident()] * 3
     assert map_in_threads(lambda n: n, []) == []
+
+
+def test_a_call_from_a_pool_thread_runs_there_instead_of_waiting_on_its_own_pool() -> None:
+    def outer(n: int) -> list[int]:
+        return map_in_threads(lambda m: m + n, [1, 2, 3], workers=2)
+
+    assert map_in_threads(outer, [10, 20], workers=2) == [[11, 12, 13], [21, 22, 23]]
+
