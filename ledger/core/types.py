@@ -104,6 +104,12 @@ class EvidenceMatch(BaseModel):
     quote: str = Field(description="The sentence(s) of the chunk that decide the support level.")
     match_type: MatchType = Field(description="'cited' when the claim cited this chunk, else 'semantic'.")
     reason: str = Field("", description="Why the support checker decided as it did.")
+    entailment: float | None = Field(
+        None, exclude_if=lambda value: value is None,
+        description="The NLI model's probability that the quote entails the claim; absent when no model read it "
+        "(left out, not null, so that a run stored before this field existed dumps to the same JSON and still "
+        "matches the result_sha256 of its audit row).",
+    )
 
 
 class LedgerEntry(BaseModel):

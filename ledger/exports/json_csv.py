@@ -20,8 +20,9 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
+from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
 from ledger.audit import chain as audit
@@ -31,7 +32,7 @@ from ledger.exports.review import RunReview, review_problem, run_review
 
 ExportFormat = Literal["json", "csv", "html"]
 FORMATS: tuple[ExportFormat, ...] = ("json", "csv", "html")
-SCHEMA_VERSION = "1.1"  # 1.1: the review section
+SCHEMA_VERSION = "1.2"  # 1.1: the review section; 1.2: each evidence match's NLI entailment
 SCHEMA_ID = "https://evidence-ledger.invalid/schemas/run_export.schema.json"
 MEDIA_TYPES = {"json": "application/json", "csv": "text/csv", "html": "text/html"}
 CLAIM_COLUMNS = (
@@ -179,6 +180,26 @@ def _cell(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
+def _omitted_when_empty(models: list[type[BaseModel]]) -> dict[str, set[str]]:
+    """Per model name (its schema definition), the fields its dump may leave out, for these models and every model
+    their fields hold."""
+    found: dict[str, set[str]] = {}
+
+    def walk(kind: Any) -> None:
+        if isinstance(kind, type) and issubclass(kind, BaseModel):
+            if kind.__name__ in found:
+                return
+            found[kind.__name__] = {n for n, f in kind.model_fields.items() if f.exclude_if is not None}
+            for field in kind.model_fields.values():
+                walk(field.annotation)
+        for arg in get_args(kind):
+            walk(arg)
+
+    for model in models:
+        walk(model)
+    return found
+
+
 def load_schema() -> dict[str, Any]:
     """The JSON Schema of the JSON export, as shipped in the package."""
     path = resources.files("ledger.exports").joinpath("schemas", "run_export.schema.json")
@@ -187,12 +208,14 @@ def load_schema() -> dict[str, Any]:
 
 def build_schema() -> dict[str, Any]:
     """The JSON Schema of the JSON export, derived from the types (the shipped file is this, written out)."""
-    _, top = models_json_schema([(RunResult, "serialization"), (AuditRecord, "serialization"),
-                                 (RunReview, "serialization")], ref_template="#/$defs/{model}")
+    models: list[type[BaseModel]] = [RunResult, AuditRecord, RunReview]
+    _, top = models_json_schema([(m, "serialization") for m in models], ref_template="#/$defs/{model}")
     defs = top["$defs"]
-    for definition in defs.values():
+    omitted = _omitted_when_empty(models)
+    for name, definition in defs.items():
         if definition.get("type") == "object" and "properties" in definition:
-            definition["required"] = sorted(definition["properties"])  # exports always write every field
+            # exports write every field, but those a model leaves out when empty (Field(exclude_if=...))
+            definition["required"] = sorted(p for p in definition["properties"] if p not in omitted.get(name, ()))
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,

@@ -29,6 +29,7 @@ def to_match(chunk: Chunk, check: SupportCheck, match_type: MatchType) -> Eviden
         quote=check.quote,
         match_type=match_type,
         reason=check.reason,
+        entailment=None if check.entailment is None else round(float(check.entailment), 4),
     )
 
 

@@ -29,7 +29,7 @@ class NliThresholds:
     """When the model's probabilities change the local decision."""
 
     entailment: float = 0.7  # partial support the model finds entailed becomes full
-    contradiction: float = 0.9  # support the model finds contradicted (this sure) becomes contradicted
+    contradiction: float = 0.8  # support the model finds contradicted (this sure) becomes contradicted
     rescue: float = 0.7  # a quote the rules found no support in, but the model finds entailed, is partial support
     refute: float = 0.7  # ... and one the model finds contradicted is a contradiction
     related: float = 0.0  # the quote's similarity to the claim that rescue and refute need
@@ -62,6 +62,7 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     t = thresholds or NliThresholds()
     entail, contra = probs.get("entailment", 0.0), probs.get("contradiction", 0.0)
     said = f"NLI: entailment {entail:.2f}, contradiction {contra:.2f}"
+    local = replace(local, entailment=entail)  # what the model read goes with every outcome
     if local.support == "contradicted" and local.rule in _LOCAL_DECISIVE:
         return local
     if local.support in ("full", "partial") and contra >= t.contradiction:

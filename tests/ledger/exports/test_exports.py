@@ -37,7 +37,7 @@ def test_json_export_validates_and_carries_its_hashes(run: RunResult, record: Au
     exported = export_run(run, record, "json")
     document = json.loads(exported.data)
     jsonschema.validate(document, load_schema())
-    assert document["schema_version"] == "1.1"
+    assert document["schema_version"] == "1.2"
     assert document["content_sha256"] == exported.content_sha256
     assert document["audit_chain_hash"] == record.row_hash == exported.audit_chain_hash
     assert exported.sha256 == audit.sha256_hex(exported.data)
@@ -75,7 +75,7 @@ def test_schema_rejects_a_broken_export(run: RunResult, record: AuditRecord) -> 
 
 
 def test_shipped_schema_matches_the_types() -> None:
-    # If this fails, regenerate: python -m ledger.exports.json_csv > ledger/schemas/run_export.schema.json
+    # If this fails, regenerate: python -m ledger.exports.json_csv > ledger/exports/schemas/run_export.schema.json
     # (and bump SCHEMA_VERSION when a field is removed or changes meaning).
     assert load_schema() == json.loads(json.dumps(build_schema()))
     jsonschema.Draft202012Validator.check_schema(load_schema())

@@ -112,7 +112,9 @@ def test_a_model_without_nli_labels_is_refused() -> None:
         (local("partial"), {"entailment": 0.9, "contradiction": 0.05}, "full"),
         (local("partial"), {"entailment": 0.5, "contradiction": 0.1}, "partial"),
         (local("full"), {"entailment": 0.02, "contradiction": 0.95}, "contradicted"),
-        (local("partial"), {"entailment": 0.02, "contradiction": 0.8}, "partial"),
+        (local("partial"), {"entailment": 0.02, "contradiction": 0.8}, "contradicted"),
+        (local("partial"), {"entailment": 0.02, "contradiction": 0.7}, "partial"),
+        (local("full"), {"entailment": 0.08, "contradiction": 0.86}, "contradicted"),  # "released in 2018" / 2008
         (local("contradicted", "quantity"), {"entailment": 0.99, "contradiction": 0.0}, "contradicted"),
         (local("contradicted", "negation"), {"entailment": 0.99, "contradiction": 0.0}, "contradicted"),
         # A quote the rules find no support in: the model reads paraphrase and contradiction the rules cannot.
@@ -128,7 +130,8 @@ def test_combine(before: SupportCheck, probs: dict[str, float], after: str) -> N
     combined = combine(before, probs, NliThresholds(rescue=0.75, refute=0.8))
     assert combined.support == after
     assert combined.quote == before.quote
-    assert "NLI" in combined.reason or combined is before
+    assert combined.entailment == probs["entailment"]  # what the model read is kept with the check
+    assert "NLI" in combined.reason or combined.reason == before.reason
 
 
 def test_loads_a_saved_cross_encoder_and_reads_labels_by_name(entailing_model: Path) -> None:

@@ -1,0 +1,55 @@
+"""decide_entry: which searched quotes count, and the verdict they give."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from ledger.core.settings import JudgeSettings
+from ledger.core.types import Claim, EvidenceMatch
+from ledger.judge.entries import decide_entry
+
+CLAIM = Claim(id="c1", text="Trouble with the Curve is a film.", type="fact", importance="material")
+
+
+def searched(similarity: float, support: str = "full", entailment: float | None = None) -> EvidenceMatch:
+    return EvidenceMatch(
+        chunk_hash="abc123", document="Films", similarity=similarity, support=support,  # type: ignore[arg-type]
+        quote="Trouble with the Curve is a 2012 sports-drama film directed by Robert Lorenz.",
+        match_type="semantic", reason="the quote states the claim", entailment=entailment,
+    )
+
+
+@pytest.mark.parametrize(
+    ("match", "verdict"),
+    [
+        (searched(0.66, entailment=0.92), "weak"),  # below the bar, but the model reads the claim in the quote
+        (searched(0.66, support="partial", entailment=0.55), "weak"),
+        (searched(0.66, entailment=0.3), "not_found"),  # the model does not: the seed's bar decides
+        (searched(0.66), "not_found"),  # no model read it (rules alone): the seed's bar decides
+        (searched(0.66, support="none", entailment=0.99), "not_found"),  # no support, whatever the model says
+        (searched(0.9), "supported"),  # above the bar, as before
+    ],
+)
+def test_a_searched_quote_below_the_similarity_bar_counts_when_the_model_reads_the_claim_in_it(
+    match: EvidenceMatch, verdict: str
+) -> None:
+    entry = decide_entry(CLAIM, [], [match], [], date(2026, 1, 1), JudgeSettings())
+    assert entry.verdict == verdict
+    if verdict != "not_found":
+        assert entry.evidence[0].quote == match.quote
+
+
+def test_the_confirming_probability_is_a_setting() -> None:
+    match = searched(0.66, entailment=0.6)
+    assert decide_entry(CLAIM, [], [match], [], date(2026, 1, 1), JudgeSettings(nli_confirm=0.5)).verdict == "weak"
+    assert decide_entry(CLAIM, [], [match], [], date(2026, 1, 1), JudgeSettings(nli_confirm=0.8)).verdict == "not_found"
+
+
+def test_a_match_no_model_read_dumps_as_runs_stored_before_the_field_existed() -> None:
+    # An old run reloaded and dumped again must hash the same, or its audit row would say it was edited.
+    stored = searched(0.9).model_dump(mode="json")
+    assert "entailment" not in stored
+    assert EvidenceMatch.model_validate(stored).model_dump(mode="json") == stored
+    assert searched(0.66, entailment=0.92).model_dump(mode="json")["entailment"] == 0.92
