@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import date
@@ -337,6 +337,27 @@ class VectorStore:
             for text, meta, dist in zip(
                 result["documents"][0], result["metadatas"][0], result["distances"][0], strict=True
             )
+        ]
+
+    def search_batch(self, embeddings: Sequence[np.ndarray], k: int) -> list[list[ScoredChunk]]:
+        """The k nearest chunks of each embedding, most similar first, in one query: Chroma searches the index for
+        all of them at once and reads their chunks in one pass (ten claims at 100k chunks: one call instead of ten
+        of about 19 ms each)."""
+        if not len(embeddings):
+            return []
+        n = self.count()
+        if n == 0:
+            return [[] for _ in embeddings]
+        self._still_searchable()
+        result = self._collection.query(
+            query_embeddings=[np.asarray(e, dtype=np.float32) for e in embeddings],
+            n_results=min(k, n),
+            include=["documents", "metadatas", "distances"],
+        )
+        rows = zip(result["documents"] or [], result["metadatas"] or [], result["distances"] or [], strict=True)
+        return [
+            [ScoredChunk(_chunk(text, meta), 1.0 - float(d)) for text, meta, d in zip(texts, metas, dists, strict=True)]
+            for texts, metas, dists in rows
         ]
 
     def embeddings_for(self, chunks: list[Chunk]) -> np.ndarray:

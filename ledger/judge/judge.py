@@ -89,12 +89,13 @@ class Judge:
 
     def _candidates(self, texts: list[str], judge: JudgeSettings) -> list[list[Chunk]]:
         """Per claim: the nearest chunks and those sharing a distinctive word, kept by their best sentence."""
-        dense = [[hit.chunk for hit in hits] for hits in self.retriever.search_many(texts, judge.search_k)]
         if self.retriever.keywords is not None:  # the workspace's keyword index: a claim's rare words rank its chunk
-            keyword = self.retriever.indexed_many(texts, judge.keyword_k)
+            nearest, keyword = self.retriever.nearest_and_indexed(texts, judge.search_k, judge.keyword_k)
         else:
+            nearest = self.retriever.search_many(texts, judge.search_k)
             keyword = [[hit.chunk for hit in hits] for hits in
                        self.retriever.keyword_many(texts, [keyword_terms(t) for t in texts], judge.keyword_k)]
+        dense = [[hit.chunk for hit in hits] for hits in nearest]
         pooled = [list({c.hash: c for c in a + b}.values()) for a, b in zip(dense, keyword, strict=True)]
         # A document that addresses a model is no source (ledger.text.injection): none of its chunks is a candidate.
         tainted = {c.document_id for chunks in pooled for c in chunks if has_instructions(c.text)}

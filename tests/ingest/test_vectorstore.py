@@ -51,6 +51,9 @@ def test_what_is_written_is_found_filtered_and_removed(where: Settings) -> None:
     assert store.all_chunks() == CHUNKS  # text, offsets, date and table rows come back as written
     nearest = store.search(vectors[1], 2)
     assert nearest[0].chunk == CHUNKS[1] and nearest[0].similarity == pytest.approx(1.0, abs=1e-5)
+    # several texts searched in one query find what each finds alone, in its order
+    assert store.search_batch(list(vectors), 2) == [store.search(v, 2) for v in vectors]
+    assert store.search_batch([], 2) == []
     assert [h.chunk.hash for h in store.search(vectors[1], 3, hashes=[CHUNKS[2].hash])] == [CHUNKS[2].hash]
     assert [h.chunk.hash for h in store.search(vectors[0], 3, words=[["QX-4471"]])] == [CHUNKS[1].hash]
     assert store.search(vectors[0], 3, words=[["quotes"], ["hinge"]], match_all=True) == []

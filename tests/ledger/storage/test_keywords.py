@@ -88,3 +88,16 @@ def test_a_small_workspace_beside_a_large_one_is_searched_whole(
     # the big workspace's 40 matches count against the budget only at the small one's share of the index
     found = small.search("What does form HK-15 say about the annual budget?", 5)
     assert len(found) == 2
+
+
+def test_a_large_workspace_gets_its_own_best_matches_when_a_smaller_one_holds_better_ones(any_db: Settings) -> None:
+    big = KeywordIndex(open_engine(any_db), "big")
+    mine = [make_chunk(f"Harbour dues for berth {i} are listed in the annex.", doc=f"b{i}") for i in range(30)]
+    big.upsert((f"big:b{i}:0", chunk) for i, chunk in enumerate(mine))
+    small = KeywordIndex(open_engine(any_db), "small")
+    theirs = make_chunk("Harbour dues, harbour dues and again harbour dues: dues of the harbour.", doc="s")
+    small.upsert((f"small:s{i}:0", theirs) for i in range(10))
+    # the ten chunks of the other workspace rank above all of this one's in the shared index
+    found = big.search("harbour dues", 3)
+    assert len(found) == 3 and {h.chunk_id.split(":")[0] for h in found} == {"big"}
+    assert [h.chunk_hash for h in small.search("harbour dues", 3)] == [theirs.hash] * 3
