@@ -16,6 +16,7 @@ from functools import lru_cache
 from ledger.text.figure_context import describe_figures
 from ledger.text.figures import Agreement, Kind, Quantity, QuantityMatch, Status
 from ledger.text.lexicon import lexicon
+from ledger.text.measures import measure, measure_word
 from ledger.text.numbers import (
     APPROX,
     BUSINESS,
@@ -173,6 +174,10 @@ def _comparable(a: Quantity, b: Quantity) -> bool:
         return False
     if a.kind == "money":
         return (a.unit == b.unit or not a.unit or not b.unit) and (a.per == b.per or not a.per or not b.per)
+    if a.kind == "count" and (pair := _measures(a, b)):
+        # "26 miles" and "42 km" are both lengths; "110 miles long" and "8 mi east" are lengths of different things
+        qualified_a, qualified_b = (q.context - {stem(measure_word(q.text))} for q in (a, b))
+        return pair[0][0] == pair[1][0] and (not qualified_a or not qualified_b or bool(qualified_a & qualified_b))
     if a.kind in ("count", "ordinal"):
         return bool(a.context & b.context) or not (a.context or b.context)
     if a.kind == "number":
@@ -194,6 +199,11 @@ def _equal(a: Quantity, b: Quantity) -> bool:
     if b.upper is not None and not (a.ranged or a.bound) and b.value <= a.value <= b.upper:
         return True
     x, y = a.value, b.value
+    if measures := _measures(a, b):
+        # units of measure: the same amount in any unit ("26 miles" is "41.8 km", not "26 km"), within the rounding of
+        # a converted figure
+        (d, m), (e, n) = measures
+        return d == e and abs(m - n) <= (0.05 if a.approx or b.approx else 0.01) * max(m, n)
     if a.kind == "duration" and (a.unit == "month") != (b.unit == "month"):
         x, y = _days(a), _days(b)
         return abs(x - y) <= 0.04 * max(x, y)  # 1 month vs 30 days: calendar-approximate
@@ -202,6 +212,16 @@ def _equal(a: Quantity, b: Quantity) -> bool:
     if a.approx or b.approx:
         return abs(x - y) <= max(0.05 * max(abs(x), abs(y)), 1.0 if a.kind == "percent" else 0.0)
     return abs(x - y) <= 1e-6 * max(1.0, abs(x))
+
+
+def _measures(a: Quantity, b: Quantity) -> tuple[tuple[str, float], tuple[str, float]] | None:
+    """Each figure's unit of measure and its amount in base units, when both are counts written with different
+    unit words that are units of measure ("26 miles", "26-kilometre"); None otherwise (the same word compares as
+    written, and pint is not loaded for it)."""
+    if a.kind not in _LOOSE or b.kind not in _LOOSE or measure_word(a.text) == measure_word(b.text):
+        return None
+    x, y = measure(a.text, a.value), measure(b.text, b.value)
+    return (x, y) if x and y else None
 
 
 def _unit_size(q: Quantity) -> float:

@@ -47,6 +47,9 @@ def statuses(claim: str, evidence: str) -> list[str]:
         ("every Friday", "on Fridays"),
         ("a refund of $3,000", "| $750.01 to $5,000 | Support team lead |"),
         ("up $3.5 million", "$72.4 million, up from $68.9 million"),
+        ("a trail 26 miles long", "a trail 41.8 km long"),  # units of measure: the same length
+        ("a tank of 2 litres", "a tank of 2,000 ml"),
+        ("a 26-mile route", "a route of 26 miles"),
     ],
 )
 def test_same_figure_written_differently_matches(claim: str, evidence: str) -> None:
@@ -69,6 +72,9 @@ def test_same_figure_written_differently_matches(claim: str, evidence: str) -> N
         ("every Friday", "every Monday", "Monday"),
         ("once a year", "every quarter", "every quarter"),
         ("12 employees", "10 full-time employees", "10 full-time employees"),
+        ("a circular route of 26 miles", "a 26-kilometre circular route", "26-kilometre circular route"),
+        ("the tank holds 40 litres", "the tank holds 40 gallons", "40 gallons"),
+        ("the parcel weighs 3 kg", "the parcel weighs 3 tonnes", "3 tonnes"),
     ],
 )
 def test_changed_figure_conflicts(claim: str, evidence: str, says: str) -> None:
@@ -84,6 +90,8 @@ def test_changed_figure_conflicts(claim: str, evidence: str, says: str) -> None:
         ("$250 per night", "$250 per trip"),  # another rate
         ("takes about 45 minutes", "within 21 days"),  # durations that far apart measure different things
         ("$40", "no figures at all"),
+        ("the path is 3 km long", "the bag weighs 3 kg"),  # a length and a mass never compare
+        ("the estuary is 110 miles long", "the town lies 8 mi east of the city"),  # lengths of different things
     ],
 )
 def test_figure_the_evidence_does_not_give_is_absent(claim: str, evidence: str) -> None:

@@ -1,0 +1,58 @@
+"""Units of measure written after a figure: "26 miles", "26-kilometre route", "3.5 kg", "40 litres". Pure lookups.
+
+pint reads the unit word (any spelling and plural it knows) and gives its dimension and its size in base units, so
+"26 miles" and "41.8 km" are the same length and "26 miles" and "26 km" are not. Only length, mass, area, volume
+and speed count; a word pint reads as a unit but prose mostly uses for things counted ("3 points") is in the
+lexicon's `not_measures` list. pint and its registry (about 0.6 s) load at the first figure pair that needs them.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache, lru_cache
+from typing import Any
+
+from ledger.text.lexicon import lexicon
+
+MEASURED = frozenset({"[length]", "[mass]", "[length] ** 2", "[length] ** 3", "[length] / [time]"})
+_UNIT_WORD = re.compile(r"^[^A-Za-z]*?([A-Za-z]+)")  # the first word after the figure: "26-kilometre route"
+
+
+@cache
+def _registry() -> Any:
+    import pint
+
+    return pint.UnitRegistry()
+
+
+@lru_cache(maxsize=4096)
+def unit_size(word: str) -> tuple[str, float] | None:
+    """(dimension, size in base units) of a unit word ("miles" -> ("[length]", 1609.344)), None for other words."""
+    word = word.lower()
+    if len(word) < 2 or word in lexicon().word_set("figures", "not_measures"):
+        return None
+    try:
+        registry = _registry()
+        parses = registry.parse_unit_name(word)
+        if len(parses) != 1:  # no unit, or two readings ("amps": ampere, or atto-metre per second): not a measure
+            return None
+        prefix, name, _ = parses[0]
+        one = registry.Quantity(1, prefix + name)
+        dimension = str(one.dimensionality)
+        size = float(one.to_base_units().magnitude)
+    except Exception:  # noqa: BLE001 - pint raises many kinds of errors for a word that is no unit
+        return None
+    return (dimension, size) if dimension in MEASURED and size > 0 else None
+
+
+def measure_word(text: str) -> str:
+    """The word after a figure, lower case ("26-kilometre circular route" -> "kilometre"); "" when none."""
+    found = _UNIT_WORD.match(re.sub(r"^[\d.,\s]+", "", text))
+    return found.group(1).lower() if found else ""
+
+
+def measure(text: str, value: float) -> tuple[str, float] | None:
+    """The dimension and base-unit size of a figure as written ("26 miles", 26) -> ("[length]", 41842.9)."""
+    word = measure_word(text)
+    unit = unit_size(word) if word else None
+    return (unit[0], value * unit[1]) if unit else None
