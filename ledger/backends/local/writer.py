@@ -119,7 +119,11 @@ class LocalWriter:
         # A common word the evidence words differently ("feel sick" for "nausea", "hottest" for "warmest") is a
         # paraphrase; a rare one ("humidity", "tuition") names a concept, whose absence means "not answered".
         unknown = frozenset(absent & rare_stems(question)) if absent else frozenset()  # wordfreq loads only if needed
-        vectors = self.embedder.encode([question] + [p.text for p in parts] + [u.scored_text for u in units])
+        # A part of one focus word after another ("..., and who is told?") leans on the part before it for its
+        # subject: it is embedded with that part, or its few words are close to nothing.
+        part_texts = [f"{parts[i - 1].text}, {p.text}" if i and len(p.focus) <= 1 else p.text
+                      for i, p in enumerate(parts)]
+        vectors = self.embedder.encode([question] + part_texts + [u.scored_text for u in units])
         q_vec, part_vecs, unit_vecs = vectors[0], vectors[1 : 1 + len(parts)], vectors[1 + len(parts) :]
         whole = whole_question(question, parts)
         figures = extract_quantities(_COMPARATIVES.sub(_plain_comparative, question))

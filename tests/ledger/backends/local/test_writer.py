@@ -360,3 +360,12 @@ def test_the_code_asked_about_wins_over_a_sibling_code(embedder) -> None:  # typ
                            "workshop of Anna Lind in May.", 1)]
     answer = write(embedder, "Who repaired hull HX-220?", evidence).text
     assert "Anna Lind" in answer and "Tomas Berg" not in answer  # HX-210's repairer answers another question
+
+
+@pytest.mark.model
+def test_a_short_second_part_is_read_with_the_part_before_it(embedder) -> None:  # type: ignore[no-untyped-def]
+    # "who is told" alone is close to nothing; with "how quickly must incidents be reported" it is the sentence that
+    # names whom incidents are reported to, which the answer gives instead of saying it is not stated.
+    draft = write(embedder, "How quickly must security incidents be reported, and who is told?", CORPUS)
+    assert "Security Operations Center within 4 hours" in draft.text
+    assert "do not state" not in draft.text
