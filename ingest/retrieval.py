@@ -82,12 +82,7 @@ class Retriever:
         keywords = self.keywords
         if keywords is None:
             return [hits[:k] for hits in self.store.search_batch(list(self.embedder.encode(texts)), pool)]
-        # The keyword search needs no vector: it runs on a second core while the texts are embedded and searched.
-        with ThreadPoolExecutor(max_workers=1) as worker:
-            matched = worker.submit(lambda: [keywords.search(text, pool) for text in texts])
-            vectors = self.embedder.encode(texts)
-            nearest = self.store.search_batch(list(vectors), pool)
-            by_keyword = matched.result()
+        vectors, nearest, by_keyword = self._dense_beside_keywords(keywords, texts, pool, pool)
         found: list[list[ScoredChunk]] = []
         for vector, dense, keyword in zip(vectors, nearest, by_keyword, strict=True):
             by_hash = {hit.chunk.hash: hit for hit in dense}
@@ -149,11 +144,19 @@ class Retriever:
         keywords = self.keywords
         if keywords is None or not texts:
             return self.search_many(texts, k), [[] for _ in texts]
+        _, nearest, found = self._dense_beside_keywords(keywords, texts, k, keyword_k)
+        return nearest, self._indexed_chunks(found)
+
+    def _dense_beside_keywords(
+        self, keywords: KeywordIndex, texts: list[str], k: int, keyword_k: int
+    ) -> tuple[np.ndarray, list[list[ScoredChunk]], list[list[KeywordHit]]]:
+        """(vectors, the k nearest chunks, the keyword_k keyword hits) of each text. The keyword search needs no
+        vector: it runs on a second core while the texts are embedded and searched."""
         with ThreadPoolExecutor(max_workers=1) as worker:
             matched = worker.submit(lambda: [keywords.search(text, keyword_k) for text in texts])
-            nearest = self.search_many(texts, k)
-            found = matched.result()
-        return nearest, self._indexed_chunks(found)
+            vectors = self.embedder.encode(texts)
+            nearest = self.store.search_batch(list(vectors), k)
+            return vectors, nearest, matched.result()
 
     def retrieve(self, question: str, k: int, min_relevance: float) -> list[ScoredChunk]:
         """Chunks relevant to a question: the k best by hybrid rank that clear the relevance bar or contain a code

@@ -332,12 +332,7 @@ class VectorStore:
             where_document=where_document,
             include=["documents", "metadatas", "distances"],
         )
-        return [
-            ScoredChunk(_chunk(text, meta), 1.0 - float(dist))
-            for text, meta, dist in zip(
-                result["documents"][0], result["metadatas"][0], result["distances"][0], strict=True
-            )
-        ]
+        return _scored_rows(result)[0]
 
     def search_batch(self, embeddings: Sequence[np.ndarray], k: int) -> list[list[ScoredChunk]]:
         """The k nearest chunks of each embedding, most similar first, in one query: Chroma searches the index for
@@ -354,11 +349,7 @@ class VectorStore:
             n_results=min(k, n),
             include=["documents", "metadatas", "distances"],
         )
-        rows = zip(result["documents"] or [], result["metadatas"] or [], result["distances"] or [], strict=True)
-        return [
-            [ScoredChunk(_chunk(text, meta), 1.0 - float(d)) for text, meta, d in zip(texts, metas, dists, strict=True)]
-            for texts, metas, dists in rows
-        ]
+        return _scored_rows(result)
 
     def embeddings_for(self, chunks: list[Chunk]) -> np.ndarray:
         """Stored embeddings of the given chunks, in the same order."""
@@ -414,6 +405,15 @@ def _metadata(chunk: Chunk) -> dict[str, str | int]:
     if chunk.table_rows:  # Chroma metadata holds scalars only: the rows travel as JSON text
         meta["table_rows"] = json.dumps([row.model_dump() for row in chunk.table_rows], ensure_ascii=False)
     return meta
+
+
+def _scored_rows(result: Any) -> list[list[ScoredChunk]]:
+    """The chunks of a Chroma query result with their cosine similarity, one list per query embedding."""
+    rows = zip(result["documents"] or [], result["metadatas"] or [], result["distances"] or [], strict=True)
+    return [
+        [ScoredChunk(_chunk(text, meta), 1.0 - float(d)) for text, meta, d in zip(texts, metas, dists, strict=True)]
+        for texts, metas, dists in rows
+    ]
 
 
 def _chunk(text: str, meta: Any) -> Chunk:

@@ -133,7 +133,8 @@ class KeywordIndex:
             rare = _rarest(conn, terms, own / total) if own > SCORING_BUDGET else None
             if 2 * own >= total:
                 fetch = 2 * k * -(-total // max(own, 1))  # twice what the workspace's share of the rows needs
-                best = conn.execute(text(_ranked_sql(terms, rare)), {**_ranked_params(terms, rare), "k": fetch})
+                ranking, words = _ranked(terms, rare)
+                best = conn.execute(text(ranking), {**words, "k": fetch})
                 ranked = [(int(row[0]), float(row[1])) for row in best]
                 hits = self._own_rows(conn, ranked)
                 if len(hits) >= k or len(ranked) < fetch:
@@ -179,26 +180,23 @@ class KeywordIndex:
         return self._sizes
 
 
-def _ranked_sql(terms: list[str], rare: list[str] | None) -> str:
-    """Rows of the whole index and their BM25 over all the words, best first, at most :k; with `rare`, only rows
-    that contain one of those words. That restriction is written as two queries that FTS5 answers by skipping
-    through the rare words' rows: those that also contain a common word (`rare AND common`) and those that do not
-    (`rare NOT common`). Every word is a phrase of both, so each row's BM25 is the one of the plain OR query."""
-    if rare is None or len(rare) == len(terms):
-        return "SELECT rowid, -bm25(chunk_fts) AS score FROM chunk_fts WHERE chunk_fts MATCH :q " \
-               "ORDER BY score DESC, rowid LIMIT :k"
-    return (
+def _ranked(terms: list[str], rare: list[str] | None) -> tuple[str, dict[str, str]]:
+    """(SQL, parameters) of the rows of the whole index and their BM25 over all the words, best first, at most :k;
+    with `rare`, only rows that contain one of those words. That restriction is written as two queries that FTS5
+    answers by skipping through the rare words' rows: those that also contain a common word (`rare AND common`) and
+    those that do not (`rare NOT common`). Every word is a phrase of both, so each row's BM25 is the one of the
+    plain OR query."""
+    common = [t for t in terms if rare and t not in rare]
+    if not rare or not common:
+        sql = "SELECT rowid, -bm25(chunk_fts) AS score FROM chunk_fts WHERE chunk_fts MATCH :q ORDER BY score DESC, " \
+              "rowid LIMIT :k"
+        return sql, {"q": _any_of(terms)}
+    sql = (
         "SELECT rowid, score FROM (SELECT rowid, -bm25(chunk_fts) AS score FROM chunk_fts WHERE chunk_fts MATCH :a "
         "UNION ALL SELECT rowid, -bm25(chunk_fts) AS score FROM chunk_fts WHERE chunk_fts MATCH :b) "
         "ORDER BY score DESC, rowid LIMIT :k"
     )
-
-
-def _ranked_params(terms: list[str], rare: list[str] | None) -> dict[str, str]:
-    if rare is None or len(rare) == len(terms):
-        return {"q": _any_of(terms)}
-    common = [t for t in terms if t not in rare]
-    return {"a": f"({_any_of(rare)}) AND ({_any_of(common)})", "b": f"({_any_of(rare)}) NOT ({_any_of(common)})"}
+    return sql, {"a": f"({_any_of(rare)}) AND ({_any_of(common)})", "b": f"({_any_of(rare)}) NOT ({_any_of(common)})"}
 
 
 def _any_of(terms: list[str]) -> str:

@@ -45,14 +45,8 @@ def unit_size(word: str) -> tuple[str, float] | None:
     return (dimension, size) if dimension in MEASURED and size > 0 else None
 
 
+@lru_cache(maxsize=4096)
 def measure_word(text: str) -> str:
     """The word after a figure, lower case ("26-kilometre circular route" -> "kilometre"); "" when none."""
     found = _UNIT_WORD.match(re.sub(r"^[\d.,\s]+", "", text))
     return found.group(1).lower() if found else ""
-
-
-def measure(text: str, value: float) -> tuple[str, float] | None:
-    """The dimension and base-unit size of a figure as written ("26 miles", 26) -> ("[length]", 41842.9)."""
-    word = measure_word(text)
-    unit = unit_size(word) if word else None
-    return (unit[0], value * unit[1]) if unit else None

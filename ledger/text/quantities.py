@@ -16,7 +16,7 @@ from functools import lru_cache
 from ledger.text.figure_context import describe_figures
 from ledger.text.figures import Agreement, Kind, Quantity, QuantityMatch, Status
 from ledger.text.lexicon import lexicon
-from ledger.text.measures import measure, measure_word
+from ledger.text.measures import measure_word, unit_size
 from ledger.text.numbers import (
     APPROX,
     BUSINESS,
@@ -218,10 +218,12 @@ def _measures(a: Quantity, b: Quantity) -> tuple[tuple[str, float], tuple[str, f
     """Each figure's unit of measure and its amount in base units, when both are counts written with different
     unit words that are units of measure ("26 miles", "26-kilometre"); None otherwise (the same word compares as
     written, and pint is not loaded for it)."""
-    if a.kind not in _LOOSE or b.kind not in _LOOSE or measure_word(a.text) == measure_word(b.text):
+    if a.kind not in _LOOSE or b.kind not in _LOOSE:
         return None
-    x, y = measure(a.text, a.value), measure(b.text, b.value)
-    return (x, y) if x and y else None
+    word_a, word_b = measure_word(a.text), measure_word(b.text)
+    if word_a == word_b or not (unit_a := unit_size(word_a)) or not (unit_b := unit_size(word_b)):
+        return None
+    return (unit_a[0], a.value * unit_a[1]), (unit_b[0], b.value * unit_b[1])
 
 
 def _unit_size(q: Quantity) -> float:
