@@ -97,10 +97,9 @@ class Retriever:
     def _scored(self, vector: np.ndarray, ids: list[str]) -> list[ScoredChunk]:
         """These chunks (by vector id) with their cosine similarity to `vector`. Fetched by id: a nearest-neighbour
         query filtered by hash scans every vector's metadata (30 ms at 10k chunks, growing with the store)."""
-        chunks = list(self.store.chunks_by_ids(ids).values())
+        chunks, stored = self.store.chunks_with_embeddings(ids)
         if not chunks:
             return []
-        stored = self.store.embeddings_for(chunks)
         norms = np.linalg.norm(stored, axis=1) * max(float(np.linalg.norm(vector)), 1e-12)
         similarity = stored @ np.asarray(vector, dtype=np.float32) / np.clip(norms, 1e-12, None)
         return [ScoredChunk(chunk, float(sim)) for chunk, sim in zip(chunks, similarity, strict=True)]

@@ -44,6 +44,7 @@ def test_a_chroma_server_that_is_not_running_is_a_store_error_naming_it(home: ob
 def test_what_is_written_is_found_filtered_and_removed(where: Settings) -> None:
     store = VectorStore(where, "default")
     vectors = HashEmbedder().encode([c.text for c in CHUNKS])
+    assert store.search(vectors[0], 5) == [] and store.search_batch(list(vectors[:2]), 5) == [[], []]  # empty
     store.upsert(CHUNKS, vectors)
     store.upsert(CHUNKS, vectors)  # ids are deterministic: writing twice adds nothing
     ids = [vector_id(c.document_id, c.hash) for c in CHUNKS]
@@ -60,8 +61,11 @@ def test_what_is_written_is_found_filtered_and_removed(where: Settings) -> None:
     assert set(store.get_by_hashes([CHUNKS[0].hash, CHUNKS[2].hash])) == {CHUNKS[0].hash, CHUNKS[2].hash}
     assert store.paths_of(ids[:1] + ["no-such-id"]) == {ids[0]: "/docs/one.md"}
     np.testing.assert_allclose(store.embeddings_for(CHUNKS[::-1]), vectors[::-1], atol=1e-6)
+    chunks, stored = store.chunks_with_embeddings([ids[2], "no-such-id", ids[0]])
+    assert sorted(c.hash for c in chunks) == [CHUNKS[0].hash, CHUNKS[2].hash]  # each with its own vector:
+    np.testing.assert_allclose(stored, vectors[[CHUNKS.index(c) for c in chunks]], atol=1e-6)
     store.delete(ids[:2])
-    assert store.ids() == {ids[2]} and store.search(vectors[0], 5)[0].chunk == CHUNKS[2]
+    assert store.ids() == {ids[2]} and [h.chunk for h in store.search(vectors[0], 5)] == [CHUNKS[2]]
 
 
 def test_workspaces_are_separate_collections(where: Settings) -> None:
