@@ -18,13 +18,15 @@ from ledger.core.types import (
 )
 from ledger.judge.calibration import Platt
 from ledger.judge.verdicts import age_description, confidence, is_outdated, resolve, verdict_for
+from ledger.text.alignment import states_verbatim
 
 T = TypeVar("T")
 INFERENCE_SIMILARITY = 0.7  # below this the quote only implies the claim: confidence takes the §5.2 penalty
 
 
-def keep_semantic(match: EvidenceMatch, threshold: float, confirm: float = 1.0) -> bool:
-    """Seed 004 §4.2: a searched chunk supports a claim only above the similarity bar, unless the model reads it.
+def keep_semantic(match: EvidenceMatch, threshold: float, confirm: float = 1.0, claim: str = "") -> bool:
+    """Seed 004 §4.2: a searched chunk supports a claim only above the similarity bar, unless the model reads it
+    or the quote states the claim word for word.
 
     A contradiction is kept below the bar: the checker finds one only when the quote makes the same
     statement with another figure, date, polarity or party, and such a change lowers similarity exactly
@@ -32,13 +34,16 @@ def keep_semantic(match: EvidenceMatch, threshold: float, confirm: float = 1.0) 
     entailed with at least `confirm` probability: a paraphrase, an implication or a short claim against a long
     sentence is exactly what scores below the bar, and the model's reading, not the cosine, is its evidence.
     On public claims the team did not tune on (848 held out), keeping those raised balanced accuracy by 2.5
-    points; the confidence of such a verdict still takes the inference penalty of a low similarity.
+    points; the confidence of such a verdict still takes the inference penalty of a low similarity. A claim that a
+    document states word for word is never "not found", however long the sentence around it.
     """
     if match.support == "contradicted":
         return True
     if match.support == "none":
         return False
-    return match.similarity > threshold or (match.entailment is not None and match.entailment >= confirm)
+    if match.similarity > threshold or (match.entailment is not None and match.entailment >= confirm):
+        return True
+    return match.support == "full" and bool(claim) and states_verbatim(claim, match.quote)
 
 
 def _cite(match: EvidenceMatch) -> str:
@@ -55,7 +60,8 @@ def decide_entry(
 ) -> LedgerEntry:
     """The ledger entry of one claim, from the matches of the chunks it cites and of the chunks found by search."""
     settings = settings or JudgeSettings()
-    semantic = [m for m in semantic if keep_semantic(m, settings.similarity_threshold, settings.nli_confirm)]
+    semantic = [m for m in semantic
+                if keep_semantic(m, settings.similarity_threshold, settings.nli_confirm, claim.text)]
     useful_cited = [m for m in cited if m.support != "none"]
     resolution = resolve(useful_cited + semantic)
     # The current source leads: cited before searched, newer before older, then the closest quote.

@@ -52,7 +52,8 @@ def label_indices(id2label: Mapping[Any, str]) -> dict[str, int]:
 def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThresholds | None = None) -> SupportCheck:
     """The support after the model's say on the local check's quote. Pure.
 
-    - a local contradiction from figures, dates, negation or a swapped name stands;
+    - a local contradiction from figures, dates, negation or a swapped name stands, and so does a quote that states
+      the claim word for word;
     - a contradiction the model is sure of (>= `contradiction`) turns full or partial support into contradicted;
     - an entailment (>= `entailment`) turns partial support into full;
     - a quote the rules found no support in (at least `related` similar) is partial support when the model finds
@@ -63,7 +64,7 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     entail, contra = probs.get("entailment", 0.0), probs.get("contradiction", 0.0)
     said = f"NLI: entailment {entail:.2f}, contradiction {contra:.2f}"
     local = replace(local, entailment=entail)  # what the model read goes with every outcome
-    if local.support == "contradicted" and local.rule in _LOCAL_DECISIVE:
+    if (local.support == "contradicted" and local.rule in _LOCAL_DECISIVE) or local.rule == "verbatim":
         return local
     if local.support in ("full", "partial") and contra >= t.contradiction:
         return replace(local, support="contradicted", rule="nli", reason=f"the model reads a contradiction ({said})")
@@ -85,14 +86,15 @@ UNSUPPORTED_READ = 2  # a claim's quotes without support that the model reads, t
 def worth_reading(claims: list[str], checks: list[SupportCheck], unsupported: int = UNSUPPORTED_READ) -> list[int]:
     """Indices of the checks whose verdict the model may change, in order. Pure.
 
-    Not a quote the rules contradict by a figure, date, negation or name (those stand), not an unchecked pair, and
-    of a claim's quotes the rules find no support in only the `unsupported` most similar ones: the model costs tens
-    of milliseconds a pair, and a claim's verdict needs one quote.
+    Not a quote the rules contradict by a figure, date, negation or name, nor one that states the claim word for
+    word (those stand), not an unchecked pair, and of a claim's quotes the rules find no support in only the
+    `unsupported` most similar ones: the model costs tens of milliseconds a pair, and a claim's verdict needs one
+    quote. (A draft of the offline writer is sentences of the documents, so most of its pairs are word for word.)
     """
     keep: list[int] = []
     unsupported_of: dict[str, list[int]] = {}
     for i, (claim, check) in enumerate(zip(claims, checks, strict=True)):
-        if not check.quote or check.rule == "error":
+        if not check.quote or check.rule in ("error", "verbatim"):
             continue
         if check.support == "contradicted" and check.rule in _LOCAL_DECISIVE:
             continue

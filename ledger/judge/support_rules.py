@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ledger.core.types import Support
+from ledger.text.alignment import states_verbatim
 from ledger.text.quantities import Agreement, Quantity, QuantityMatch, compare_quantities, extract_quantities
 from ledger.text.terms import coverage, find_swaps, key_terms, polarity
 
@@ -25,7 +26,7 @@ class SupportCheck:
     quote: str
     similarity: float
     reason: str
-    rule: str = ""  # full, full_figures, partial, none, quantity, date, negation, swap (for combining checkers), error
+    rule: str = ""  # verbatim, full, full_figures, partial, none, quantity, date, negation, swap, nli, error
     quote_start: int = 0  # the quote's span in the chunk text (a heading or table header quoted with a sentence
     quote_end: int = 0  # under it, joined by " … ", spans from the one to the other)
     entailment: float | None = None  # the NLI model's probability that the quote entails the claim; None: not read
@@ -43,6 +44,7 @@ class SupportFeatures:
     quote_negated: bool = False
     negation_anchor: int = 0  # how many of the other side's terms the deciding negation covers
     swaps: tuple[tuple[str, str], ...] = ()  # (claim term, quote term): the same statement about another entity
+    verbatim: bool = False  # the quote repeats the claim word for word (ledger.text.alignment.states_verbatim)
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,7 @@ def features(
         quote_negated=quote_negated,
         negation_anchor=max(claim_anchor, quote_anchor),
         swaps=swaps,
+        verbatim=states_verbatim(claim, quote),
     )
 
 
@@ -155,6 +158,8 @@ def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
     if f.similarity < t.related_similarity and f.coverage < t.related_coverage:
         return "none", "none", f"the evidence does not address the claim (similarity {f.similarity:.2f})"
     clean = not (q.conflicts or f.swaps or q.absent or flipped)
+    if clean and f.verbatim:  # the document says it in so many words, however long the sentence around it
+        return "full", "verbatim", f"the quote states the claim word for word (similarity {f.similarity:.2f})"
     anchored = [m.evidence is None or m.anchor >= min(2, len(m.claim.about), len(m.evidence.about)) for m in q.matched]
     figures_anchored = bool(anchored) and (all(anchored) or (len(anchored) >= 2 and any(anchored)))
     if clean and (
@@ -197,10 +202,11 @@ def choose_check(checks: list[tuple[float, float, SupportCheck]]) -> SupportChec
     Rules state other figures for other cases side by side ("$30 ... except at weekends. At weekends ... $45"),
     so a quote that supports the claim stands against one that contradicts it unless the contradicting quote
     has more of the claim's words (it is about the claim's case: "child tickets ... $12" against "adult tickets
-    ... $20"). Without either, partial beats none.
+    ... $20"). Without either, partial beats none. Among full support, a quote that says the claim word for word
+    comes first, then one whose figures agree.
     """
-    full = max((c for c in checks if c[2].support == "full"), key=lambda c: (c[2].rule == "full_figures", c[0]),
-               default=None)
+    full = max((c for c in checks if c[2].support == "full"),
+               key=lambda c: (c[2].rule == "verbatim", c[2].rule == "full_figures", c[0]), default=None)
     against = max((c for c in checks if c[2].support == "contradicted"), key=lambda c: (c[1], c[0]), default=None)
     if against is not None and (full is None or against[1] > full[1]):
         return against[2]

@@ -30,6 +30,17 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
+def states_verbatim(claim: str, quote: str) -> bool:
+    """Whether the quote repeats the claim word for word: every word and figure of it, in order and side by side
+    (case and punctuation aside; "$5" is not "$5.50"). A claim of fewer than 3 words never is. Pure."""
+    ours = [w.lower() for w in tokens(claim)]
+    if len(ours) < 3:
+        return False
+    theirs = [w.lower() for w in tokens(quote)]
+    n = len(ours)
+    return any(theirs[i] == ours[0] and theirs[i:i + n] == ours for i in range(len(theirs) - n + 1))
+
+
 @lru_cache(maxsize=8192)
 def slots(claim: str, quote: str, min_aligned: float = MIN_ALIGNED) -> tuple[Slot, ...]:
     """The replaced slots of the claim against the quote, or () when the two are not one sentence in two versions

@@ -53,3 +53,17 @@ def test_a_match_no_model_read_dumps_as_runs_stored_before_the_field_existed() -
     assert "entailment" not in stored
     assert EvidenceMatch.model_validate(stored).model_dump(mode="json") == stored
     assert searched(0.66, entailment=0.92).model_dump(mode="json")["entailment"] == 0.92
+
+
+def test_a_claim_a_document_states_word_for_word_is_never_not_found() -> None:
+    # A short claim inside a long sentence scores under the similarity bar, and no model read it (the model is not
+    # asked about a quote that repeats the claim): the words themselves are the evidence.
+    claim = Claim(id="c2", text="All backups are encrypted with AES-256.", type="fact", importance="material")
+    quote = ("All backups are encrypted with AES-256 and copied nightly to a second region, where they are kept for "
+             "35 days and tested every quarter by restoring a sample of them.")
+    match = EvidenceMatch(chunk_hash="def456", document="Backups", similarity=0.41, support="full", quote=quote,
+                          match_type="semantic", reason="the quote states the claim word for word")
+    entry = decide_entry(claim, [], [match], [], date(2026, 1, 1), JudgeSettings())
+    assert entry.verdict == "weak" and entry.evidence[0].quote == quote
+    paraphrase = match.model_copy(update={"quote": "Every backup is encrypted (AES-256) and copied nightly."})
+    assert decide_entry(claim, [], [paraphrase], [], date(2026, 1, 1), JudgeSettings()).verdict == "not_found"

@@ -267,6 +267,11 @@ def test_the_model_reads_only_checks_it_may_change() -> None:
         check("none", "error", 0.9), check("none", "none", 0.3, quote=""),  # unchecked, nothing quoted
     ]
     assert worth_reading(claims, checks) == [1, 2, 4]
+    # a quote that states the claim word for word is not read: the document says it in so many words
+    assert worth_reading(["a"], [check("full", "verbatim", 0.95)]) == []
+    verbatim = check("full", "verbatim", 0.95)
+    kept = combine(verbatim, {"contradiction": 0.97, "entailment": 0.01, "neutral": 0.02})
+    assert kept.support == "full" and kept.rule == "verbatim"
 
 
 def test_a_pairs_probabilities_do_not_depend_on_the_other_pairs_read_with_it() -> None:

@@ -52,6 +52,11 @@ def feats(**overrides: object) -> SupportFeatures:
         ("claim figure not in the quote", feats(similarity=0.7, coverage=0.8, quantities=figures("$40", "no figures")),
          "none", "$40"),
         ("unrelated", feats(similarity=0.2, coverage=0.1), "none", "does not address"),
+        ("the claim word for word in a long sentence", feats(similarity=0.42, coverage=1.0, verbatim=True), "full",
+         "word for word"),
+        ("word for word, but a negation in the quote", feats(similarity=0.82, coverage=1.0, verbatim=True,
+                                                            quote_negated=True, negation_anchor=2),
+         "contradicted", "opposite polarity"),
     ],
 )
 def test_decide_support(case: str, f: SupportFeatures, support: str, reason_has: str) -> None:

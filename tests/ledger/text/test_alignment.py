@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ledger.text.alignment import Slot, in_one_slot, slots
+from ledger.text.alignment import Slot, in_one_slot, slots, states_verbatim
 
 
 def test_one_sentence_in_two_versions_has_its_replaced_slot() -> None:
@@ -30,3 +30,13 @@ def test_a_name_elsewhere_in_the_quote_is_not_in_the_claims_place() -> None:
 def test_odd_text_aligns_without_error() -> None:
     assert slots("", "") == ()
     assert slots("²³ ½ ٣ 🙂", "\x00 ‏abc") == ()
+
+
+def test_a_quote_that_repeats_the_claim_word_for_word() -> None:
+    quote = "From 1 May, the monthly fee is $5.50 for members; guests pay $8."
+    assert states_verbatim("The monthly fee is $5.50 for members.", quote)
+    assert states_verbatim("the MONTHLY fee is $5.50 for members", quote)  # case and punctuation aside
+    assert not states_verbatim("The monthly fee is $5 for members.", quote)  # another figure
+    assert not states_verbatim("The monthly fee for members is $5.50.", quote)  # the same words in another order
+    assert not states_verbatim("Members pay.", quote)  # too short to say anything by itself
+    assert not states_verbatim("", quote) and not states_verbatim("The monthly fee is", "")
