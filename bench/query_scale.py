@@ -17,9 +17,11 @@ Measured per size, in this process, after warming up:
   then the median of each part alone (embedding, dense search, keyword search, the keyword-only fetch), and what
   the keyword index's scoring budget changes (results identical to scoring every match, overlap, times);
 - verify: `Judge.run` (build_judge, as `evidence verify` builds it) of a 10-claim draft of pool sentences, three
-  with a changed figure, with a fresh embedding cache each time (median of `--verifies` drafts).
+  with a changed figure, with a fresh embedding cache each time (median of `--verifies` drafts); then the same
+  drafts reworded (a word left out of each sentence), so that no claim is a document's sentence word for word and
+  the support model reads every supported quote, as for a draft written in other words.
 
-Goals at 100k: retrieval p95 <= 50 ms, verify <= 2 s.
+Goals at 100k: retrieval p95 <= 50 ms, verify <= 2 s (both drafts).
 
     python bench/query_scale.py [--sizes 1000,10000,100000] [--queries 100] [--verifies 3] [--cache-dir DIR] [--json]
 """
@@ -239,6 +241,26 @@ def drafts(pool: list[str], count: int) -> list[str]:
     return made
 
 
+_ARTICLE = re.compile(r" (?:the|a|an) ")
+
+
+def reworded(draft: str) -> str:
+    """The draft with one word of every sentence left out (its first article, else its first lower-case word after
+    the first), so that no
+    claim is a sentence of the documents word for word: the judge then asks its model about every supported quote,
+    as it does for a draft written in other words (a Claude draft). The pool's sentences are the documents'
+    sentences, so `drafts` alone would measure only the word-for-word case."""
+    out = []
+    for sentence in _SENTENCE_END.split(draft):
+        cut = _ARTICLE.sub(" ", sentence, count=1)
+        if cut == sentence:
+            words = sentence.split(" ")
+            drop = next((i for i, w in enumerate(words[1:-1], 1) if w.isalpha() and w.islower()), None)
+            cut = " ".join(words[:drop] + words[drop + 1:]) if drop is not None else sentence
+        out.append(cut)
+    return " ".join(out)
+
+
 def time_verify(settings: Settings, workspace: str, embedder: Embedder, texts: list[str]) -> dict[str, Any]:
     """Seconds of Judge.run per draft (a fresh judge, so a fresh embedding cache, each time), and its claims."""
     build_judge(settings, workspace, embedder=embedder).run("What do the documents say?", texts[0])  # warm up
@@ -273,14 +295,17 @@ def main() -> None:
         workspace = ensure_store(settings, embedder, n, pool, vectors)
         retrieval = time_retrieval(build_retriever(settings, workspace, embedder=embedder), settings, asked)
         verify = time_verify(settings, workspace, embedder, texts)
+        verify_reworded = time_verify(settings, workspace, embedder, [reworded(t) for t in texts])
         print(f"{n:>7} chunks: retrieval p50 {retrieval['p50']:.1f} ms, p95 {retrieval['p95']:.1f} ms "
               f"(medians of the parts alone, ms: {retrieval['parts']}; p95: {retrieval['parts_p95']}; "
               f"the keyword index's scoring budget against scoring every match: {retrieval['keyword_budget']}); "
-              f"verify of 10 claims {verify['median_s']:.2f} s (runs {verify['runs_s']}, claims {verify['claims']})",
-              flush=True)
+              f"verify of 10 claims {verify['median_s']:.2f} s (runs {verify['runs_s']}, claims {verify['claims']}); "
+              f"reworded, so that no claim is verbatim: {verify_reworded['median_s']:.2f} s "
+              f"(runs {verify_reworded['runs_s']}, claims {verify_reworded['claims']})", flush=True)
         results.append({"chunks": n, "retrieval_p50_ms": round(retrieval["p50"], 1),
                          "retrieval_p95_ms": round(retrieval["p95"], 1),
-                         "verify_10_claims_s": round(verify["median_s"], 2)})
+                         "verify_10_claims_s": round(verify["median_s"], 2),
+                         "verify_10_claims_reworded_s": round(verify_reworded["median_s"], 2)})
     if len(results) > 1:
         first, last = results[0], results[-1]
         grow = last["chunks"] / first["chunks"]
@@ -288,9 +313,11 @@ def main() -> None:
               f"x{last['retrieval_p95_ms'] / first['retrieval_p95_ms']:.2f}, verify "
               f"x{last['verify_10_claims_s'] / first['verify_10_claims_s']:.2f}")
     top = results[-1]
+    slowest = max(top["verify_10_claims_s"], top["verify_10_claims_reworded_s"])
     print(f"at {top['chunks']}: retrieval p95 {top['retrieval_p95_ms']} ms (goal <= {GOAL_P95_MS:.0f}): "
-          f"{'met' if top['retrieval_p95_ms'] <= GOAL_P95_MS else 'NOT met'}; verify {top['verify_10_claims_s']} s "
-          f"(goal <= {GOAL_VERIFY_S:.0f}): {'met' if top['verify_10_claims_s'] <= GOAL_VERIFY_S else 'NOT met'}")
+          f"{'met' if top['retrieval_p95_ms'] <= GOAL_P95_MS else 'NOT met'}; verify {top['verify_10_claims_s']} s, "
+          f"reworded {top['verify_10_claims_reworded_s']} s (goal <= {GOAL_VERIFY_S:.0f}): "
+          f"{'met' if slowest <= GOAL_VERIFY_S else 'NOT met'}")
     if args.json:
         print(json.dumps({"sizes": results}))
 
