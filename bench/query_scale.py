@@ -67,6 +67,7 @@ BATCH = 2000
 GOAL_P95_MS = 50.0
 GOAL_VERIFY_S = 2.0
 _NUMBER = re.compile(r"\b\d[\d,]*(?:\.\d+)?\b")
+_WORD = re.compile(r"\w+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
@@ -198,6 +199,36 @@ def time_retrieval(retriever: Retriever, settings: Settings, asked: list[str]) -
     }
 
 
+def budget_recall(retriever: Retriever, prefix: str) -> dict[str, float]:
+    """Recall of the answer passage with the keyword index's scoring budget and with every match scored, over the
+    answerable questions of the retrieval set whose ids start with `prefix` ("ra": set A, "rb": held-out set B).
+    Their evidence sentences are in the pool, so the store holds them (figures varied in half its chunks): a chunk
+    holding 80% of the evidence's words is a hit. `hybrid_r5`: the product's hybrid search, top 5; `keyword_r20`:
+    the keyword index alone, top 20."""
+    rows = [json.loads(line) for path in sorted(QUESTIONS.glob("questions_*.jsonl"))
+            for line in path.read_text(encoding="utf-8").splitlines() if line]
+    rows = [r for r in rows if r.get("answerable") and r.get("evidence") and r["id"].startswith(prefix)]
+    assert retriever.keywords is not None
+
+    def held(text: str, evidence: str) -> bool:
+        wanted = set(_WORD.findall(evidence.lower()))
+        return len(wanted & set(_WORD.findall(text.lower()))) >= 0.8 * len(wanted)
+
+    budget, out = keywords_module.SCORING_BUDGET, {"questions": float(len(rows))}
+    for name, limit in (("budget", budget), ("every_match", 10**12)):
+        keywords_module.SCORING_BUDGET = limit
+        hybrid = keyword = 0
+        for row in rows:
+            found = retriever.hybrid_many([row["question"]], 5)[0]
+            hybrid += any(held(hit.chunk.text, row["evidence"]) for hit in found)
+            chunks = retriever.indexed_many([row["question"]], 20)[0]
+            keyword += any(held(chunk.text, row["evidence"]) for chunk in chunks)
+        out[f"{name}_hybrid_r5"] = round(hybrid / max(len(rows), 1), 3)
+        out[f"{name}_keyword_r20"] = round(keyword / max(len(rows), 1), 3)
+    keywords_module.SCORING_BUDGET = budget
+    return out
+
+
 def keyword_budget_effect(index: KeywordIndex, asked: list[str], pool: int) -> dict[str, float]:
     """What the keyword index's scoring budget changes: the share of questions whose keyword results (ids, in
     order) equal those of the same query with every match scored, the mean overlap of the two result sets, and the
@@ -281,6 +312,9 @@ def main() -> None:
     parser.add_argument("--verifies", type=int, default=3, help="10-claim drafts judged per size")
     parser.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE, help="where the stores are kept")
     parser.add_argument("--json", action="store_true", help="end with one JSON line of the figures")
+    parser.add_argument("--budget-recall", default="", metavar="ra,rb",
+                        help="also the answer passage's recall with the keyword budget and without it, for the "
+                        "retrieval set's questions with these id prefixes (ra: set A, rb: held-out set B); minutes")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     settings = Settings(home=args.cache_dir, database_url=None, chroma_url=None)
@@ -294,6 +328,10 @@ def main() -> None:
     for n in sizes:
         workspace = ensure_store(settings, embedder, n, pool, vectors)
         retrieval = time_retrieval(build_retriever(settings, workspace, embedder=embedder), settings, asked)
+        for prefix in filter(None, args.budget_recall.split(",")):
+            recall = budget_recall(build_retriever(settings, workspace, embedder=embedder), prefix)
+            print(f"{n:>7} chunks, questions {prefix}: answer passage recall with the keyword budget and with every "
+                  f"match scored: {recall}", flush=True)
         verify = time_verify(settings, workspace, embedder, texts)
         verify_reworded = time_verify(settings, workspace, embedder, [reworded(t) for t in texts])
         print(f"{n:>7} chunks: retrieval p50 {retrieval['p50']:.1f} ms, p95 {retrieval['p95']:.1f} ms "
