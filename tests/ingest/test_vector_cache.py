@@ -52,6 +52,15 @@ def test_the_oldest_vectors_go_first_beyond_the_bound(tmp_path: Path) -> None:
     assert np.array_equal(kept["text 11"], np.full(4, 11, dtype=np.float32))
 
 
+def test_rewriting_the_same_texts_evicts_nothing(tmp_path: Path) -> None:
+    # A rewritten text takes a new rowid, so the rowids spread past the bound while the rows stay few.
+    cache = VectorCache(tmp_path / "v.sqlite", max_rows=10)
+    for i in range(25):
+        cache.put_many({"again": np.full(4, i, dtype=np.float32), f"text {i % 3}": np.ones(4, dtype=np.float32)})
+    kept = cache.get_many(["again", "text 0", "text 1", "text 2"])
+    assert len(kept) == 4 and np.array_equal(kept["again"], np.full(4, 24, dtype=np.float32))
+
+
 def test_backends_keep_separate_files(tmp_path: Path) -> None:
     assert cache_file(tmp_path, "onnx-int8.v1:all-MiniLM-L6-v2") != cache_file(tmp_path, "torch:all-MiniLM-L6-v2")
     assert cache_file(tmp_path, "torch:../../etc").parent == tmp_path  # a fingerprint never leaves the folder
