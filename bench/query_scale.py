@@ -46,6 +46,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ingest_memory import source_sentences  # noqa: E402
+from retrieval_quality import words  # noqa: E402
 
 from ingest.embedding import Embedder  # noqa: E402
 from ingest.hashing import chunk_hash, document_id, vector_id  # noqa: E402
@@ -67,7 +68,6 @@ BATCH = 2000
 GOAL_P95_MS = 50.0
 GOAL_VERIFY_S = 2.0
 _NUMBER = re.compile(r"\b\d[\d,]*(?:\.\d+)?\b")
-_WORD = re.compile(r"\w+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
@@ -210,9 +210,9 @@ def budget_recall(retriever: Retriever, prefix: str) -> dict[str, float]:
     rows = [r for r in rows if r.get("answerable") and r.get("evidence") and r["id"].startswith(prefix)]
     assert retriever.keywords is not None
 
-    def held(text: str, evidence: str) -> bool:
-        wanted = set(_WORD.findall(evidence.lower()))
-        return len(wanted & set(_WORD.findall(text.lower()))) >= 0.8 * len(wanted)
+    def held(text: str, evidence: str) -> bool:  # retrieval_quality's hit, less its document (the store has none)
+        wanted = words(evidence)
+        return len(wanted & words(text)) >= 0.8 * len(wanted)
 
     budget, out = keywords_module.SCORING_BUDGET, {"questions": float(len(rows))}
     for name, limit in (("budget", budget), ("every_match", 10**12)):
