@@ -113,7 +113,7 @@ class CachedEmbedder(Embedder):
 
 
 def backend_fingerprint(settings: EmbeddingSettings, backend: str | None = None) -> str:
-    """'<backend>:<model>' naming what makes the vectors, e.g. 'onnx-int8.v1:all-MiniLM-L6-v2'. Pure.
+    """'<backend>:<model>' naming what makes the vectors, e.g. 'onnx-int8.v2:all-MiniLM-L6-v2'. Pure.
 
     The onnx backend is named by its export recipe, so a changed recipe counts as another backend.
     """

@@ -1,7 +1,7 @@
 """Batch ingestion: files → chunks → embeddings → Chroma, with the registry kept in step.
 
-Write order makes an interrupted run harmless: a document's new chunks go into Chroma first (ids are
-deterministic, so a re-run upserts rather than duplicates), then its registry row is replaced in one
+Write order makes an interrupted run harmless: a batch's new chunks go into Chroma first (ids are
+deterministic, so a re-run upserts rather than duplicates), then each document's registry row is replaced in one
 transaction, then its stale chunks are deleted. Every run ends with a sweep that deletes vectors no
 registry row references, so after any run the registry and Chroma agree, even after a SIGKILL.
 
@@ -10,6 +10,10 @@ registry to the end of its sweep, so a sweep can never delete the vectors of ano
 (written, not yet registered), and the second ingest waits, saying so. A registered document whose vectors are
 missing from Chroma (a lost `chroma/`, an old collection name, an earlier race) counts as changed: the run
 writes them again and reports it as rebuilt.
+
+Reading overlaps embedding: while one batch of chunks is embedded in a background thread, the next files are read
+and chunked (on two cores the encoder's calls and the parsing share the CPU instead of taking turns); the
+batch's writes happen in this thread, in the order above, once its vectors are back.
 
 A workspace whose vectors another embedding backend made (EVIDENCE_EMBEDDING__BACKEND changed since, or a store
 from before backends were recorded, which torch made) is re-embedded whole, from the chunk texts the store keeps,
@@ -20,10 +24,13 @@ from __future__ import annotations
 
 import logging
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
+
+import numpy as np
 
 from ingest.chunking import chunk_document
 from ingest.discovery import discover
@@ -63,6 +70,14 @@ class _Pending:
     @property
     def chunk_count(self) -> int:
         return sum(len(chunks) for _, _, chunks, _ in self.items)
+
+
+@dataclass
+class _Embedding:
+    """A batch of documents whose chunks are being embedded in the background."""
+
+    items: list[tuple[LoadedDocument, str, list[Chunk], str]]
+    vectors: Future[np.ndarray]
 
 
 class Ingestor:
@@ -105,13 +120,17 @@ class Ingestor:
             known = self.registry.by_id()
             vectors = self._vector_state(known)
             pending = _Pending()
-            for path in files:
-                self._read(path, known, vectors, pending, report)
-                if progress:
-                    progress.file_read(path)
-                if pending.chunk_count >= self.settings.ingest.embed_buffer:
-                    self._flush(pending, known, report, progress)
-            self._flush(pending, known, report, progress)
+            inflight: _Embedding | None = None
+            with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-embed") as background:
+                for path in files:
+                    self._read(path, known, vectors, pending, report)
+                    if progress:
+                        progress.file_read(path)
+                    if pending.chunk_count >= self.settings.ingest.embed_buffer:
+                        done, inflight = inflight, self._embed(pending, background, progress)
+                        self._write(done, known, report, progress)
+                self._write(inflight, known, report, progress)
+                self._write(self._embed(pending, background, progress), known, report, progress)
             if prune:
                 report.documents_pruned = self._prune(known)
             self.sweep()
@@ -203,20 +222,33 @@ class Ingestor:
             return
         pending.items.append((doc, doc_id, chunks, kind))
 
-    def _flush(
-        self, pending: _Pending, known: dict[str, DocumentInfo], report: IngestReport, progress: IngestProgress | None
-    ) -> None:
+    def _embed(
+        self, pending: _Pending, background: ThreadPoolExecutor, progress: IngestProgress | None
+    ) -> _Embedding | None:
+        """Start embedding the pending documents' chunks in `background`; the pending list is handed over."""
         if not pending.items:
-            return
-        texts = [c.text for _, _, chunks, _ in pending.items for c in chunks]
+            return None
+        items, pending.items = pending.items, []
+        texts = [c.text for _, _, chunks, _ in items for c in chunks]
         if progress:
             progress.chunks_queued(len(texts))
-        vectors = self.embedder.encode(texts)
-        offset = 0
-        for doc, doc_id, chunks, kind in pending.items:
-            own = vectors[offset : offset + len(chunks)]
-            offset += len(chunks)
-            self.store.upsert(chunks, own)  # 1. new vectors in (idempotent ids)
+        return _Embedding(items, background.submit(self.embedder.encode, texts))
+
+    def _write(
+        self,
+        batch: _Embedding | None,
+        known: dict[str, DocumentInfo],
+        report: IngestReport,
+        progress: IngestProgress | None,
+    ) -> None:
+        """Wait for a batch's vectors, then write them all in one go; then each document's registry row, then its
+        stale vectors. Every vector is in before a registry row names it, so an interruption at any point leaves
+        at most vectors no row references, which the next sweep deletes."""
+        if batch is None:
+            return
+        vectors = batch.vectors.result()
+        self.store.upsert([c for _, _, chunks, _ in batch.items for c in chunks], vectors)  # 1. new vectors in
+        for doc, doc_id, chunks, kind in batch.items:
             self.registry.upsert(_info(doc_id, self.workspace, doc, chunks))  # 2. registry switches over
             if doc_id in known:  # 3. the old version's leftovers go
                 new_ids = {vector_id(doc_id, c.hash) for c in chunks}
@@ -231,7 +263,6 @@ class Ingestor:
             report.chunks_added += len(chunks)
             if progress:
                 progress.chunks_embedded(len(chunks))
-        pending.items.clear()
 
     def _prune(self, known: dict[str, DocumentInfo]) -> int:
         gone = [doc for doc in known.values() if not Path(doc.path).exists()]

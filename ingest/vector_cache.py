@@ -23,7 +23,7 @@ MAX_ROWS = 100_000  # ~150 MB of 384-dimensional float32 vectors
 
 
 def cache_file(directory: Path, fingerprint: str) -> Path:
-    """The file of one backend's vectors ('onnx-int8.v1:all-MiniLM-L6-v2' → onnx-int8.v1_all-MiniLM-L6-v2.sqlite)."""
+    """The file of one backend's vectors ('onnx-int8.v2:all-MiniLM-L6-v2' → onnx-int8.v2_all-MiniLM-L6-v2.sqlite)."""
     return directory / (re.sub(r"[^A-Za-z0-9._-]+", "_", fingerprint) + ".sqlite")
 
 

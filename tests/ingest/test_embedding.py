@@ -88,7 +88,7 @@ def test_torch_never_builds_the_onnx_encoder(monkeypatch: pytest.MonkeyPatch) ->
 
 def test_fingerprints_name_backend_recipe_and_model() -> None:
     assert backend_fingerprint(TORCH) == "torch:all-MiniLM-L6-v2"
-    assert backend_fingerprint(ONNX) == "onnx-int8.v1:all-MiniLM-L6-v2"
+    assert backend_fingerprint(ONNX) == "onnx-int8.v2:all-MiniLM-L6-v2"
     assert backend_fingerprint(EmbeddingSettings(backend="torch", model="sentence-transformers/all-MiniLM-L6-v2")) == (
         "torch:all-MiniLM-L6-v2"
     )
@@ -102,7 +102,7 @@ def test_fingerprints_name_backend_recipe_and_model() -> None:
         (None, 0, TORCH),
         (None, 12, TORCH),  # filled before fingerprints were recorded: torch made it
         ("torch:all-MiniLM-L6-v2", 12, TORCH),
-        ("onnx-int8.v1:all-MiniLM-L6-v2", 12, ONNX),
+        ("onnx-int8.v2:all-MiniLM-L6-v2", 12, ONNX),
     ],
 )
 def test_a_store_of_the_same_backend_is_used(recorded: str | None, count: int, settings: EmbeddingSettings) -> None:
@@ -114,7 +114,7 @@ def test_a_store_made_by_torch_is_refused_to_the_int8_backend_with_both_ways_out
         check_store_backend("torch:all-MiniLM-L6-v2", 1200, ONNX, "research")
     message = str(caught.value)
     assert "workspace 'research' holds 1200 vectors made by torch:all-MiniLM-L6-v2" in message
-    assert "the embedder is now onnx-int8.v1:all-MiniLM-L6-v2" in message
+    assert "the embedder is now onnx-int8.v2:all-MiniLM-L6-v2" in message
     assert "re-embed it" in message and "EVIDENCE_EMBEDDING__BACKEND=torch" in message
     assert "\n" not in message
 
@@ -128,7 +128,7 @@ def test_a_store_older_than_fingerprints_counts_as_torch() -> None:
 
 def test_an_older_export_recipe_or_another_model_is_refused_without_a_backend_hint() -> None:
     with pytest.raises(ConfigError) as caught:
-        check_store_backend("onnx-int8.v0:all-MiniLM-L6-v2", 3, ONNX, "default")
+        check_store_backend("onnx-int8.v1:all-MiniLM-L6-v2", 3, ONNX, "default")
     assert "re-embed it" in str(caught.value) and "EVIDENCE_EMBEDDING__BACKEND" not in str(caught.value)
     with pytest.raises(ConfigError, match="made by torch:other-model"):
         check_store_backend("torch:other-model", 3, TORCH, "default")
@@ -184,7 +184,7 @@ def test_the_export_is_made_once_and_reused(tmp_path: Path, exports: list[Path])
     assert prepare_int8(model, cache, notices.append) == first and len(exports) == 1
     assert len(notices) == 1 and "preparing the int8 embedding model" in notices[0]
     manifest = json.loads((first.parent / "manifest.json").read_text())
-    assert manifest["recipe"] == "onnx-int8.v1" and manifest["key"] == export_key(model)
+    assert manifest["recipe"] == "onnx-int8.v2" and manifest["key"] == export_key(model)
 
 
 def test_a_damaged_export_is_made_again(tmp_path: Path, exports: list[Path]) -> None:
@@ -238,9 +238,9 @@ def test_queries_can_follow_the_backend_that_made_the_store() -> None:
     assert followed is not None and followed.backend == "torch" and backend_fingerprint(followed) == (
         "torch:all-MiniLM-L6-v2"
     )
-    assert embedding.settings_for_store("onnx-int8.v1:all-MiniLM-L6-v2", 40, TORCH) == ONNX.model_copy(
+    assert embedding.settings_for_store("onnx-int8.v2:all-MiniLM-L6-v2", 40, TORCH) == ONNX.model_copy(
         update={"backend": "onnx-int8"}
     )
     assert embedding.settings_for_store(None, 0, ONNX) is ONNX
-    assert embedding.settings_for_store("onnx-int8.v0:all-MiniLM-L6-v2", 40, ONNX) is None
+    assert embedding.settings_for_store("onnx-int8.v1:all-MiniLM-L6-v2", 40, ONNX) is None
     assert embedding.settings_for_store("torch:other-model", 40, TORCH) is None

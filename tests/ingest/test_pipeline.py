@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ingest.hashing import vector_id
 from ingest.pipeline import Ingestor
+from ledger.core.errors import ModelError
 from ledger.core.settings import Settings
 from ledger.loop.factory import build_ingestor
 from tests.fakes import HashEmbedder
@@ -109,3 +111,30 @@ def test_workspaces_are_separate(settings: Settings, tmp_path: Path) -> None:
     build_ingestor(settings, "alpha", embedder=HashEmbedder()).run([tmp_path / "docs"])
     beta = build_ingestor(settings, "beta", embedder=HashEmbedder())
     assert beta.registry.all() == [] and beta.store.count() == 0
+
+
+class _FailsOnSecondBatch(HashEmbedder):
+    """Embeds the first batch, then fails like a model that cannot run (out of memory, a damaged file)."""
+
+    def encode(self, texts: list[str], batch_size: int | None = None) -> np.ndarray:
+        if self.calls:
+            raise ModelError("the embedding model stopped: out of memory")
+        return super().encode(texts, batch_size)
+
+
+def test_a_batch_whose_embedding_fails_leaves_nothing_half_written(settings: Settings, tmp_path: Path) -> None:
+    """Files are read while the batch before them is embedded; when an embedding fails, the batches already written
+    stay whole, nothing of the failed one is registered or stored, and the next run ingests the rest."""
+    _write_corpus(tmp_path / "docs", n=6)
+    small = settings.model_copy(update={"ingest": settings.ingest.model_copy(update={"embed_buffer": 2})})
+    failing = build_ingestor(small, embedder=_FailsOnSecondBatch())
+    with pytest.raises(ModelError, match="out of memory"):
+        failing.run([tmp_path / "docs"])
+    assert failing.embedder.calls == [2]  # type: ignore[attr-defined]
+    assert sorted(Path(d.path).name for d in failing.registry.all()) == ["policy_0.md", "policy_1.md"]
+    _agree(failing)
+
+    report = build_ingestor(small, embedder=HashEmbedder()).run([tmp_path / "docs"])
+    assert (report.documents_added, report.documents_unchanged, report.failed) == (4, 2, [])
+    _agree(failing)
+    assert failing.store.count() == 6

@@ -114,7 +114,7 @@ def test_an_interrupted_re_embedding_is_refused_to_queries_and_finished_by_the_n
         build_retriever(where, embedder=FakeInt8())
     messages: list[str] = []
     build_ingestor(where, embedder=FakeTorch()).run([tmp_path / "docs"], on_wait=messages.append)
-    assert "its re-embedding with onnx-int8.v1:all-MiniLM-L6-v2 was interrupted" in messages[0]
+    assert "its re-embedding with onnx-int8.v2:all-MiniLM-L6-v2 was interrupted" in messages[0]
     store = VectorStore(where, "default")
     assert store.backend_record().recorded == TORCH and store.backend_record().pending is None
     assert _made_by(store, FakeTorch())
@@ -143,11 +143,11 @@ def test_an_empty_store_takes_the_configured_backend(where: Settings, tmp_path: 
 
 def test_a_store_no_backend_here_can_query_is_refused_in_one_line(where: Settings, tmp_path: Path) -> None:
     build_ingestor(where, embedder=FakeInt8()).run([_docs(tmp_path / "docs", 2)])
-    VectorStore(where, "default").record_backend("onnx-int8.v0:all-MiniLM-L6-v2")  # an older export recipe
+    VectorStore(where, "default").record_backend("onnx-int8.v1:all-MiniLM-L6-v2")  # an older export recipe
     with pytest.raises(ConfigError) as caught:
         build_retriever(where, embedder=FakeInt8())
     message = str(caught.value)
-    assert message.startswith("workspace 'default' holds 2 vectors made by onnx-int8.v0:all-MiniLM-L6-v2")
+    assert message.startswith("workspace 'default' holds 2 vectors made by onnx-int8.v1:all-MiniLM-L6-v2")
     assert "re-embed it" in message and "\n" not in message
 
 
@@ -180,7 +180,7 @@ def test_a_search_begun_before_a_re_embedding_is_refused_once_it_starts(where: S
     monkeypatch.setattr(vectorstore, "_RECHECK_S", 0.0)
     assert retriever.hybrid_many(["Rule 1 of the travel policy"], 1)[0]
     VectorStore(where, "default").record_backend(TORCH, pending=INT8)  # an ingest elsewhere starts re-embedding
-    with pytest.raises(StoreError, match=r"being re-embedded with onnx-int8\.v1:all-MiniLM-L6-v2 by an ingest"):
+    with pytest.raises(StoreError, match=r"being re-embedded with onnx-int8\.v2:all-MiniLM-L6-v2 by an ingest"):
         retriever.hybrid_many(["Rule 1 of the travel policy"], 1)
     VectorStore(where, "default").record_backend(INT8)  # ... and finished it
     with pytest.raises(StoreError, match="ask again when it has finished"):

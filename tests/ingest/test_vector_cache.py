@@ -62,5 +62,5 @@ def test_rewriting_the_same_texts_evicts_nothing(tmp_path: Path) -> None:
 
 
 def test_backends_keep_separate_files(tmp_path: Path) -> None:
-    assert cache_file(tmp_path, "onnx-int8.v1:all-MiniLM-L6-v2") != cache_file(tmp_path, "torch:all-MiniLM-L6-v2")
+    assert cache_file(tmp_path, "onnx-int8.v2:all-MiniLM-L6-v2") != cache_file(tmp_path, "torch:all-MiniLM-L6-v2")
     assert cache_file(tmp_path, "torch:../../etc").parent == tmp_path  # a fingerprint never leaves the folder

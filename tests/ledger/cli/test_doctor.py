@@ -138,8 +138,8 @@ def test_a_store_another_backend_made_is_reported_with_what_happens_next(
     code, out = doctor()
     assert code == 1
     assert out.splitlines()[0] == (
-        "problem  embedding_backend (default) default: its 4 vectors were made by onnx-int8.v1:all-MiniLM-L6-v2 but "
-        "the configured backend is torch (EVIDENCE_EMBEDDING__BACKEND): questions use onnx-int8.v1:all-MiniLM-L6-v2, "
+        "problem  embedding_backend (default) default: its 4 vectors were made by onnx-int8.v2:all-MiniLM-L6-v2 but "
+        "the configured backend is torch (EVIDENCE_EMBEDDING__BACKEND): questions use onnx-int8.v2:all-MiniLM-L6-v2, "
         "as its vectors require, until the next `evidence ingest` into the workspace (or `evidence doctor --repair`) "
         "re-embeds them with torch:all-MiniLM-L6-v2"
     )
