@@ -23,7 +23,7 @@ _SENTENCE_END = re.compile(r"[.;!?]\s+")
 _WRAPPED = re.compile(r"(?<![.:;!?|])\n(?=[a-z0-9$€£(])")
 # Where the words after a figure stop describing it and start describing the next one.
 _CLAUSE_BREAK = re.compile(r"[,;]|\b(?:and|or|but|which|while|whereas)\b", re.IGNORECASE)
-_RANGE_GAP = re.compile(r"\s*(?:to|through|-|–|and)\s*", re.IGNORECASE)
+_RANGE_GAP = re.compile(r"\s*(?:to|through|-|–|—|--|and)\s*", re.IGNORECASE)
 
 
 def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:

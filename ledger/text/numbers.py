@@ -141,8 +141,14 @@ def date_parts(m: re.Match[str]) -> tuple[str, DateParts] | None:
     return None
 
 
+def and_a_half_at(tokens: Sequence[Token], j: int) -> bool:
+    """Whether tokens[j:j + 3] read "and a half" ("two and a half years", "an hour and a half")."""
+    return [t[0].lower() for t in tokens[j : j + 3]] == ["and", "a", "half"]
+
+
 def fraction_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
-    """A share written in words at token i ("one fifth of", "a third of", "half of") as a percentage."""
+    """A share written in words at token i ("one fifth of", "a third of", "half of", "two in five people") as a
+    percentage, and the index of its last token."""
     word = tokens[i][0].lower()
     nxt = tokens[i + 1][0].lower() if i + 1 < len(tokens) else ""
     after = tokens[i + 2][0].lower() if i + 2 < len(tokens) else ""
@@ -151,7 +157,26 @@ def fraction_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
     count = 1 if word in ("a", "an", "one") else UNITS.get(word)
     if count and nxt in _FRACTIONS and after == "of" and (count == 1) == (not nxt.endswith("s")):
         return 100.0 * count / _FRACTIONS[nxt], i + 2
+    if nxt == "in" and (share := _one_in_n(tokens, i)) is not None:
+        return share
     return None
+
+
+def _one_in_n(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
+    """"one in nine (pounds)", "2 in 5 (adults)", "1 in 100 (people)": a share of whole things, as a percentage.
+    Not "3 in 10 days" (a count within a period) nor "1 in 2024"."""
+    part = number_at(tokens, i)
+    if part is None or part[1] != i + 1 or i + 2 >= len(tokens):
+        return None
+    whole = number_at(tokens, i + 2)
+    if whole is None or whole[1] != i + 3 or not 1 <= part[0] < whole[0] <= 1000:
+        return None
+    if tokens[i + 2][0].isdecimal() and len(tokens[i + 2][0]) == 4:
+        return None  # a year
+    following = tokens[i + 3][0].lower() if i + 3 < len(tokens) else ""
+    if unit_word(following) or following in ("%", "percent", "per"):
+        return None
+    return 100.0 * part[0] / whole[0], i + 2
 
 
 def number_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
@@ -189,6 +214,9 @@ def number_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
             total, current, last = total + current * _SCALES[w], 0.0, "scale"
         elif w == "and" and last in ("hundred", "scale") and (ahead in UNITS or ahead in TENS):
             last = "and"  # "one hundred and twenty"
+        elif w == "and" and last in ("unit", "digits", "tens") and and_a_half_at(tokens, j):
+            current, j = current + 0.5, j + 3  # "two and a half", "2 and a half"
+            continue
         else:
             break
         j += 1

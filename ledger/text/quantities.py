@@ -29,6 +29,7 @@ from ledger.text.numbers import (
     PER_WORDS,
     TOKEN_RE,
     Token,
+    and_a_half_at,
     article_number_at,
     bound_at,
     counted_at,
@@ -123,7 +124,10 @@ def _classify(
         if unit := unit_word(word):
             family, amount = DURATIONS[unit]
             family = "business_day" if business else family
-            return _make("duration", value * amount, text, start, tokens[k][2], unit=family, number=value), k + 1
+            end, after_unit = tokens[k][2], k + 1
+            if and_a_half_at(tokens, after_unit):  # "an hour and a half", "two years and a half"
+                value, end, after_unit = value + 0.5, tokens[after_unit + 2][2], after_unit + 3
+            return _make("duration", value * amount, text, start, end, unit=family, number=value), after_unit
         if not word.isalpha() or word in STOPWORDS:
             break
         business, k = business or word in BUSINESS, k + 1
@@ -145,7 +149,14 @@ def _classify(
     if nxt in ("st", "nd", "rd", "th") and tokens[j][1] == tokens[j - 1][2]:
         return _make("ordinal", value, text, start, tokens[j][2], context=counted_at(tokens, j + 1)[0]), j + 1
     if 1900 <= value <= 2100 and tokens[i][0].isdecimal() and len(tokens[i][0]) == 4:
+        if nxt == "s" and tokens[j][1] == tokens[i][2] and value % 10 == 0:  # "the 1970s": any year of the decade
+            return _make("date", 0.0, text, start, tokens[j][2], parts=(int(value), None, None, None),
+                         upper=value + 9), j + 1
         return _make("date", 0.0, text, start, tokens[i][2], parts=(int(value), None, None, None)), j
+    if (year := _year_before_dash(tokens, i)) and j == i + 1 and len(tokens[i][0]) == 2 and tokens[i][0].isdecimal():
+        # "2007-08", "2007 -- 08": the range's second year, in the first one's century
+        century = year // 100 * 100 + (100 if int(value) < year % 100 else 0)
+        return _make("date", 0.0, text, start, tokens[i][2], parts=(century + int(value), None, None, None)), j
     if (prev[:1].isupper() and prev.isalpha() and len(prev) > 1 and prev.lower() not in STOPWORDS and value < 1000
             and tokens[i][0].isdecimal()):
         label = frozenset({stem(prev)})  # "Level 2 members": which level, not how many members
@@ -157,6 +168,17 @@ def _classify(
         return None, j  # "one of", "no one": a pronoun, not a figure
     label = frozenset({stem(prev)}) if prev.isalpha() and prev.lower() not in STOPWORDS else frozenset()
     return _make("number", value, text, start, tokens[j - 1][2], context=label), j
+
+
+def _year_before_dash(tokens: Sequence[Token], i: int) -> int:
+    """The year written right before token i across a dash ("2007-", "2007 --", "2007–"), else 0."""
+    k = i - 1
+    while k >= 0 and tokens[k][0] in ("-", "–", "—") and i - k <= 2:
+        k -= 1
+    if k == i - 1 or k < 0:
+        return 0
+    word = tokens[k][0]
+    return int(word) if word.isdecimal() and len(word) == 4 and 1900 <= int(word) <= 2100 else 0
 
 
 def _make(kind: Kind, value: float, text: str, start: int, end: int, **fields: object) -> Quantity:
@@ -193,7 +215,9 @@ def _comparable(a: Quantity, b: Quantity) -> bool:
 
 
 def _equal(a: Quantity, b: Quantity) -> bool:
-    """Same value (within rounding, or within a range the evidence gives); opposite bounds never match."""
+    """Same value (within rounding, or within a range the evidence gives); opposite bounds never match. A claim's
+    bound holds for an exact figure of the evidence on its side: "more than half an hour" for "34 minutes", "less
+    than $1 million" for "$181,674" (a bound in the evidence too is a limit of its own, compared as a value)."""
     if a.bound and b.bound and a.bound != b.bound:
         return False  # "at least 10 days" is not "up to 10 days"
     if b.upper is not None and not (a.ranged or a.bound) and b.value <= a.value <= b.upper:
@@ -203,15 +227,36 @@ def _equal(a: Quantity, b: Quantity) -> bool:
         # units of measure: the same amount in any unit ("26 miles" is "41.8 km", not "26 km"), within the rounding of
         # a converted figure
         (d, m), (e, n) = measures
-        return d == e and abs(m - n) <= (0.05 if a.approx or b.approx else 0.01) * max(m, n)
+        if d != e:
+            return False
+        if _bound_holds(a, b):
+            return m <= n if a.bound == "min" else n <= m
+        return abs(m - n) <= (0.05 if a.approx or b.approx else 0.01) * max(m, n)
     if a.kind == "duration" and (a.unit == "month") != (b.unit == "month"):
         x, y = _days(a), _days(b)
+        if _bound_holds(a, b):
+            return x <= y if a.bound == "min" else y <= x
         return abs(x - y) <= 0.04 * max(x, y)  # 1 month vs 30 days: calendar-approximate
+    if _bound_holds(a, b) and a.kind not in ("date", "weekday", "time"):
+        return x <= y * (1 + 1e-9) if a.bound == "min" else y <= x * (1 + 1e-9)
     if a.kind == "frequency":
         return abs(x - y) <= 0.02 * max(x, y)  # 52 a year is "every week"
+    if a.kind == "percent" and (_in_words(a) or _in_words(b)):
+        return abs(x - y) <= 0.1 * max(abs(x), abs(y))  # "nearly a third" is 31%: a share in words is coarse
     if a.approx or b.approx:
         return abs(x - y) <= max(0.05 * max(abs(x), abs(y)), 1.0 if a.kind == "percent" else 0.0)
     return abs(x - y) <= 1e-6 * max(1.0, abs(x))
+
+
+def _bound_holds(claim: Quantity, evidence: Quantity) -> bool:
+    """Whether the claim's figure is a bound ("more than", "under", "at least") to test against an exact evidence
+    figure, rather than a value to equal."""
+    return bool(claim.bound) and not evidence.bound and evidence.upper is None and not claim.ranged
+
+
+def _in_words(q: Quantity) -> bool:
+    """A share written without digits ("a third of", "two in five"): as coarse as the words."""
+    return not any(ch.isdecimal() for ch in q.text)
 
 
 def _measures(a: Quantity, b: Quantity) -> tuple[tuple[str, float], tuple[str, float]] | None:
@@ -238,10 +283,25 @@ def _date_status(claim: Quantity, evidence: Quantity) -> Status:
     """matched when no part differs and the evidence is at least as specific; conflict when a part differs."""
     if claim.kind == "weekday":
         return "matched" if claim.parts == evidence.parts else "conflict"
+    ours, theirs = _decade(claim), _decade(evidence)
+    if ours or theirs:  # "the 1970s": a claim about it holds for any of its years
+        first, last = ours or (claim.parts[0], claim.parts[0])
+        year = evidence.parts[0]
+        if year is None or first is None or last is None:
+            return "absent"
+        if not (year <= first and last <= year + 9 if theirs else first <= year <= last):
+            return "conflict"
+        return "absent" if theirs and not ours else "matched"  # a year inside a decade the evidence gives: not said
     pairs = list(zip(claim.parts, evidence.parts, strict=True))
     if any(c is not None and e is not None and c != e for c, e in pairs):
         return "conflict"
     return "absent" if any(c is not None and e is None for c, e in pairs) else "matched"
+
+
+def _decade(q: Quantity) -> tuple[int, int] | None:
+    """(first, last year) of a decade written as one ("the 1970s"), else None."""
+    year = q.parts[0]
+    return (year, year + 9) if q.kind == "date" and q.upper is not None and not q.ranged and year else None
 
 
 def _anchored(q: Quantity, e: Quantity, anchor: int) -> bool:

@@ -53,6 +53,7 @@ class _Rules:
     phrase_re: re.Pattern[str]
     canonical: Mapping[str, str]
     contrasts: tuple[frozenset[str], ...]
+    prefixes: tuple[str, ...]  # negative prefixes ("un", "dis"): "unguarded" denies "guarded"
 
 
 @cache
@@ -80,6 +81,7 @@ def _rules() -> _Rules:
         phrase_re=re.compile(rf"\b(?:{phrase_pattern(phrases)})\b", re.IGNORECASE),
         canonical=lex.table("synonyms", "canonical"),
         contrasts=tuple(frozenset(stem(w) for w in s) for s in lex.groups("contrasts", "sets")),
+        prefixes=tuple(sorted(lex.words("negation", "prefixes"), key=len, reverse=True)),
     )
 
 
@@ -246,17 +248,40 @@ def negation_scopes(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str
     return out
 
 
+def _prefixed_negations(text: str, others: set[str]) -> list[str]:
+    """The stems of the other side's terms that a word here denies by a negative prefix: "unguarded"
+    against "guarded", "uncommon" against "common", "dishonest" against "honest". The word itself must be absent
+    from the other side, the plain word absent from this one ("unprofitable stores" beside "profit fell" leaves the
+    profit alone), and what follows the prefix a word of four letters or more."""
+    found = []
+    own = set(key_terms(text))
+    for m in _WORD_RE.finditer(text):
+        word = m.group(0).lower()
+        if stem(word) in others:
+            continue
+        for prefix in _rules().prefixes:
+            rest = word[len(prefix):].lstrip("-")
+            if word.startswith(prefix) and len(rest) >= 4 and stem(rest) in others and stem(rest) not in own:
+                found.append(stem(rest))
+                break
+    return found
+
+
 def polarity(text: str, other_terms: Iterable[str], loose: bool = False) -> tuple[bool, int]:
     """(negated, anchor) of `text` against the other side's terms.
 
     Only negations that bear on those terms count (their head is one of the terms, or two of their words are;
-    any one when `loose`): a "never" in a clause about something else leaves the polarity alone. `anchor` is
-    how many of the terms the strongest negation covers when its head is one of them ("may not repair a
-    damaged appliance" against a claim about repairing).
+    any one when `loose`): a "never" in a clause about something else leaves the polarity alone. A word with a
+    negative prefix that denies one of the terms ("unguarded" against "guarded") is a negation too. `anchor` is
+    how many of the terms the strongest negation covers when its head is one of them ("may not repair a damaged
+    appliance" against a claim about repairing).
     """
     others = set(other_terms)
+    # "not guarded" bears on the other side's "unguarded": what its prefix denies is a term of that side too
+    others |= {t[len(p):] for t in others for p in _rules().prefixes if t.startswith(p) and len(t) - len(p) >= 4}
     relevant = [(scope, heads) for _, scope, heads in negation_scopes(text)
                 if heads & others or len(set(scope) & others) >= (1 if loose else 2)]
+    relevant += [((term,), frozenset({term})) for term in _prefixed_negations(text, others)]
     anchor = max((len(set(scope) & others) for scope, heads in relevant if heads & others), default=0)
     return len(relevant) % 2 == 1, anchor
 

@@ -86,6 +86,13 @@ def test_decide_support(case: str, f: SupportFeatures, support: str, reason_has:
          "Critical security patches must be installed within 7 days.", False),  # "non-" narrows the subject
         ("Employees working remotely must keep a timesheet.",
          "Every employee who is not a fully remote employee must work from the office.", False),  # relative clause
+        # A negative prefix denies the plain word of the other side ...
+        ("Dizziness is listed among the common side effects.", "Uncommon side effects include dizziness.", True),
+        ("The lord of the castle was honorable.", "He was a dishonorable lord of the castle.", True),
+        ("The troops crossed where the river was not guarded.", "The troops crossed at an unguarded point.", False),
+        # ... but not when this side uses the plain word too, nor in a word that only starts like a prefix.
+        ("Pre-tax profit rose 14%.", "Pre-tax profit rose 14%, after closing 22 unprofitable stores.", False),
+        ("The plan is under review.", "The plan is under review until March.", False),
     ],
 )
 def test_only_negations_about_the_claim_flip_it(claim: str, quote: str, flipped: bool) -> None:

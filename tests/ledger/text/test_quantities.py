@@ -50,6 +50,14 @@ def statuses(claim: str, evidence: str) -> list[str]:
         ("a trail 26 miles long", "a trail 41.8 km long"),  # units of measure: the same length
         ("a tank of 2 litres", "a tank of 2,000 ml"),
         ("a 26-mile route", "a route of 26 miles"),
+        ("roughly an hour and a half", "about 90 minutes"),
+        ("two and a half years", "30 months"),
+        ("almost two in five people", "nearly 40% of the population"),
+        ("around one in nine pounds of sales", "11% of sales"),
+        ("at nearly a third of the total", "at 31% of the total"),  # a share in words is as coarse as its words
+        ("born in the 1970s", "born April 23, 1978"),
+        ("died in 1986", "(10 February 1894 -- 29 December 1986)"),  # the range's end, not its start
+        ("in the 2007-2008 season", "in 2007 -- 08"),
     ],
 )
 def test_same_figure_written_differently_matches(claim: str, evidence: str) -> None:
@@ -75,12 +83,33 @@ def test_same_figure_written_differently_matches(claim: str, evidence: str) -> N
         ("a circular route of 26 miles", "a 26-kilometre circular route", "26-kilometre circular route"),
         ("the tank holds 40 litres", "the tank holds 40 gallons", "40 gallons"),
         ("the parcel weighs 3 kg", "the parcel weighs 3 tonnes", "3 tonnes"),
+        ("born in the 1980s", "born April 23, 1978", "April 23, 1978"),
+        ("an hour and a half", "45 minutes", "45 minutes"),
+        ("at a third of the total", "at 20% of the total", "20%"),
+        ("for less than five minutes", "for six minutes", "six minutes"),  # the bound does not hold
+        ("more than $2 million", "$1.5 million", "$1.5 million"),
+        ("within 30 days", "within 45 days", "45 days"),  # two limits: compared as values
     ],
 )
 def test_changed_figure_conflicts(claim: str, evidence: str, says: str) -> None:
     (match,) = compare_quantities(extract_quantities(claim), extract_quantities(evidence)).matches
     assert match.status == "conflict"
     assert match.evidence is not None and match.evidence.text == says
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("slept more than half an hour longer", "slept 34 minutes longer"),
+        ("grossed less than $1 million", "grossed $181,674"),
+        ("inside for less than ten minutes", "inside for six minutes"),
+        ("more than a third of new loans", "38% of new loans"),
+        ("at least 10 days of leave", "14 days of leave"),
+        ("a trail under 5 km long", "a trail 3 miles long"),  # a bound in another unit of measure
+    ],
+)
+def test_a_bound_in_the_claim_holds_for_an_exact_figure_on_its_side(claim: str, evidence: str) -> None:
+    assert statuses(claim, evidence) == ["matched"]
 
 
 @pytest.mark.parametrize(
