@@ -183,11 +183,36 @@ def _initials(name: str) -> str:
 
 
 def _abbreviated(name: str, runs: list[tuple[frozenset[str], str]]) -> bool:
-    """Whether a name of `runs` is `name` as an acronym or spelled out ("NASA", "National … Administration")."""
-    if name.isupper():
-        return any(_initials(other) == name.lower() for _, other in runs)
-    initials = _initials(name)
-    return bool(initials) and any(other.isupper() and other.lower() == initials for _, other in runs)
+    """Whether a name of `runs` is `name` under another spelling: as an acronym or spelled out ("NASA", "National …
+    Administration"), in part ("Ukrainian SSR", "Ukrainian Soviet Socialist Republic"), or misspelt by one letter
+    ("Chief Minster" for "Chief Minister")."""
+    return any(_same_name(name, other) for _, other in runs)
+
+
+def _same_name(one: str, other: str) -> bool:
+    a, b = one.split(), other.split()
+    while a and b and a[0].lower() == b[0].lower():  # the words both spell out are no difference
+        a, b = a[1:], b[1:]
+    if not a or not b:
+        return False
+    rest_a, rest_b = " ".join(a), " ".join(b)
+    if rest_a.isupper() and len(rest_a) >= 2 and _initials(rest_b) == rest_a.lower():
+        return True
+    if rest_b.isupper() and len(rest_b) >= 2 and _initials(rest_a) == rest_b.lower():
+        return True
+    return len(a) == len(b) and all(_one_letter_apart(x.lower(), y.lower()) for x, y in zip(a, b, strict=True))
+
+
+def _one_letter_apart(x: str, y: str) -> bool:
+    """The same word but for one letter left out, added or changed (words of five letters or more)."""
+    if x == y:
+        return True
+    if min(len(x), len(y)) < 5 or abs(len(x) - len(y)) > 1:
+        return False
+    if len(x) == len(y):
+        return sum(c != d for c, d in zip(x, y, strict=True)) == 1
+    short, long = sorted((x, y), key=len)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
 def find_swaps(claim: str, quote: str) -> tuple[tuple[str, str], ...]:

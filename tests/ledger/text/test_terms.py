@@ -15,6 +15,9 @@ from ledger.text.terms import find_swaps, key_terms, negation_cues
         ("Grants are signed by the CFO.", "Grants are signed by the Chief Executive Officer.",
          (("CFO", "Chief Executive Officer"),)),
         ("The Harbour Board of Trustees meets monthly.", "The HBT meets monthly.", ()),
+        ("The Ukrainian SSR joined in 1945.", "The Ukrainian Soviet Socialist Republic joined in 1945.", ()),  # in part
+        ("She serves as Chief Minster of the state.", "She serves as Chief Minister of the state.", ()),  # misspelt
+        ("The rota is approved by Dana Wells.", "The rota is approved by Dana Walsh.", (("Dana Wells", "Dana Walsh"),)),
         ("Prices are set by the Northern Water Board.", "Prices are set by the Southern Water Board.",
          (("Northern Water Board", "Southern Water Board"),)),  # another name sharing words
         ("Prices are set by the Water Board.", "Prices are set by the Water Board of Wessex.", ()),  # more of it
