@@ -25,6 +25,9 @@ from ledger.text.terms import find_swaps, key_terms, negation_cues
         ("Reviews happen every quarter.", "Reviews happen annually.", (("every quarter", "annually"),)),
         ("The fee rises before the match.", "The fee rises after the match.", (("before", "after"),)),
         ("Training is mandatory.", "Training is optional.", (("mandatory", "optional"),)),
+        ("Pre-tax profit rose 14%.", "Pre-tax profit fell 14%.", (("rose", "fell"),)),  # irregular forms
+        ("The drug makes it work less strongly.", "The drug makes it work more strongly.", (("less", "more"),)),
+        ("Sales grew in the larger stores.", "Sales grew in the larger stores and the smaller ones.", ()),  # both named
         ("Reviews happen yearly.", "Reviews happen once a year.", ()),  # one canonical term
         # Other names the quote only mentions, not in the claim's name's place, swap nothing.
         ("Orla Quist is a fictional glass sculptor.", "She is a Tallowmere, a fictional glass sculptor.", ()),
