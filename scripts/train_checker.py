@@ -21,6 +21,9 @@ Reproduce (CPU, 2 shared cores; every step is seeded, --seed 13). The shipped ch
     #    --lr 2e-5 to step 2585 and step 3551 / 113,579 pairs; NLI dev accuracy 0.702 as int8 ONNX)
     nice -n 10 $PY scripts/train_checker.py train --resume --extend-minutes 150 --lr 3e-5
     nice -n 10 $PY scripts/train_checker.py train --resume --extend-minutes 45 --lr 2e-5   # twice
+    # 1c. on a machine without the checkpoint (<out> is not kept between sessions): start a new run from the
+    #    shipped checker's weights, dequantised from the ONNX file
+    nice -n 10 $PY scripts/train_checker.py train --init ledger/judge/models/checker_int8.onnx --epochs 1 --lr 2e-5
     # 2. evaluate the fp32 checkpoint on the NLI dev split (accuracy, per source, confusion), with the
     #    premise cut to its top-2 sentences ("select", as at inference) and/or kept whole ("full")
     nice -n 10 $PY scripts/train_checker.py evaluate --variants select,full
@@ -239,10 +242,47 @@ def load_model(init: str | None = None):
     model = AutoModelForSequenceClassification.from_pretrained(
         base_model_path(), num_labels=3, local_files_only=True,
         id2label=dict(enumerate(LABELS)), label2id=LABEL2ID)
-    if init:
+    if init and init.endswith(".onnx"):
+        missing = set(model.state_dict()) - set(state := onnx_state_dict(init))
+        left = sorted(k for k in missing if not k.endswith("position_ids"))
+        if left:
+            raise SystemExit(f"{init} lacks weights of the model: {', '.join(left[:5])}")
+        model.load_state_dict(state, strict=False)
+    elif init:
         state = torch.load(init, map_location="cpu", weights_only=False)
         model.load_state_dict(state.get("model", state))
     return model
+
+
+def onnx_state_dict(path: str) -> dict:
+    """The weights of an exported checker (float or dynamically quantised ONNX) as the torch model's state dict:
+    quantised weights are dequantised ((q - zero point) * scale), MatMul weights transposed back. A new session can
+    go on training from the shipped `checker_int8.onnx` when the fp32 checkpoint is gone (its 8-bit rounding is
+    trained away in the first few hundred steps)."""
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(path).graph
+    arrays = {init.name: numpy_helper.to_array(init) for init in graph.initializer}
+
+    def dequantised(name: str) -> np.ndarray:
+        if name in arrays:
+            return arrays[name].astype(np.float32)
+        q, zero, scale = (arrays[f"{name}_{k}"] for k in ("quantized", "zero_point", "scale"))
+        return (q.astype(np.float32) - zero.astype(np.float32)) * scale.astype(np.float32)
+
+    state: dict = {}
+    for name in arrays:  # biases, LayerNorms and (quantised) embeddings keep their parameter names
+        base = name.removesuffix("_quantized")
+        if base.startswith("m.") and not base.endswith(("_scale", "_zero_point")) and "Transposed" not in base:
+            state[base[2:]] = torch.from_numpy(dequantised(base))
+    for node in graph.node:  # MatMul weights: named by the node, stored transposed
+        if node.op_type in ("MatMul", "MatMulInteger") and node.name.startswith("/m/"):
+            module = node.name[3:].rsplit("/", 1)[0].replace("/", ".")
+            weight = node.input[1].removesuffix("_quantized")
+            if weight in arrays or f"{weight}_quantized" in arrays:
+                state[f"{module}.weight"] = torch.from_numpy(np.ascontiguousarray(dequantised(weight).T))
+    return state
 
 
 def get_tokenizer():
@@ -331,7 +371,7 @@ def cmd_train(a):
     log("class counts", counts.tolist(), "loss weights", [round(float(w), 3) for w in weights])
     steps_per_epoch = math.ceil(len(rows) / a.batch_size)
     total_steps = a.max_steps or int(steps_per_epoch * a.epochs)
-    model = load_model()
+    model = load_model(a.init)
     no_decay = ("bias", "LayerNorm.weight")
     groups = [
         {"params": [p for n, p in model.named_parameters() if not any(x in n for x in no_decay)],
@@ -687,6 +727,8 @@ def main():
                        help="stop early (checkpointed, resumable) without touching the LR schedule")
         p.add_argument("--log-every", type=int, default=50)
         p.add_argument("--resume", action="store_true")
+        p.add_argument("--init", help="start from these weights instead of the base model: a checkpoint (.pt) or an "
+                                      "exported checker (.onnx, e.g. ledger/judge/models/checker_int8.onnx)")
         p.add_argument("--source-weights", default="snli=0.4",
                        help="per-epoch keep probability by source, e.g. snli=0.4 (SNLI captions are the "
                             "furthest from the target domains)")
