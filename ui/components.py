@@ -70,7 +70,7 @@ def _metrics(result: RunResult) -> None:
     summary = result.ledger.summary
     first = result.revisions[0].ledger.summary if len(result.revisions) > 1 else None
     comparable = first is not None and first.total_claims > 0 and summary.total_claims > 0
-    cols = st.columns(6)
+    cols = [*st.columns(3), *st.columns(3)]  # two rows: six in one row cut their labels and values short ("Medi…")
     cols[0].metric(
         "Evidence coverage", coverage_label(summary), border=True,
         delta=f"{(summary.evidence_coverage - first.evidence_coverage) * 100:+.0f} pts vs draft"
