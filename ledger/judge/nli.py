@@ -18,6 +18,7 @@ import numpy as np
 from ledger.core.errors import ModelError
 from ledger.core.types import Chunk
 from ledger.judge.support import SupportCheck, SupportChecker
+from ledger.text.quantities import compare_quantities, extract_quantities
 
 NLI_LABELS = ("contradiction", "entailment", "neutral")
 MODEL_ENTAILED = "the model finds it entailed"  # how a reason starts when the model alone found the support
@@ -49,7 +50,10 @@ def label_indices(id2label: Mapping[Any, str]) -> dict[str, int]:
     return {name: by_name[name] for name in NLI_LABELS}
 
 
-def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThresholds | None = None) -> SupportCheck:
+def combine(
+    local: SupportCheck, probs: Mapping[str, float], thresholds: NliThresholds | None = None,
+    figure_missing: bool = False,
+) -> SupportCheck:
     """The support after the model's say on the local check's quote. Pure.
 
     - a local contradiction from figures, dates, negation or a swapped name stands, and so does a quote that states
@@ -58,7 +62,10 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     - an entailment (>= `entailment`) turns partial support into full;
     - a quote the rules found no support in (at least `related` similar) is partial support when the model finds
       it entailed (>= `rescue`) and a contradiction when it finds it contradicted (>= `refute`): the rules see
-      figures and words, the model reads paraphrase, implication, antonyms and roles.
+      figures and words, the model reads paraphrase, implication, antonyms and roles. Not when the quote lacks a
+      figure of the claim (`figure_missing`): figures are the rules' to decide, and a quote that does not give the
+      claim's amount neither states nor rules it out (the model reads "net income was $3.6 million" as refuting
+      "free cash flow was $4.1 million").
     """
     t = thresholds or NliThresholds()
     entail, contra = probs.get("entailment", 0.0), probs.get("contradiction", 0.0)
@@ -71,13 +78,25 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     if local.support == "partial" and entail >= t.entailment:
         reason = f"{local.reason}; the model finds it entailed ({said})"
         return replace(local, support="full", rule="nli", reason=reason)
-    if local.support == "none" and local.quote and local.rule != "error" and local.similarity >= t.related:
+    if (local.support == "none" and local.quote and local.rule != "error" and local.similarity >= t.related
+            and not figure_missing):
         if entail >= t.rescue and entail >= contra:
             return replace(local, support="partial", rule="nli", reason=f"{MODEL_ENTAILED} ({said})")
         if contra >= t.refute:
             return replace(local, support="contradicted", rule="nli",
                            reason=f"the model reads a contradiction ({said})")
     return replace(local, reason=f"{local.reason} ({said})")
+
+
+_AMOUNTS = ("money", "percent", "count", "duration", "frequency", "time")
+
+
+def figure_missing(claim: str, quote: str) -> bool:
+    """Whether the claim gives an amount with its unit (money, a share, a count of something, a duration) that the
+    quote does not give. Dates, ordinals and bare numbers do not count: a bare "1866" or "season 8" may be written
+    otherwise in the quote ("the eighth season"). Pure."""
+    agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
+    return any(m.claim.kind in _AMOUNTS for m in agreement.absent)
 
 
 UNSUPPORTED_READ = 2  # a claim's quotes without support that the model reads, the most similar first
@@ -155,7 +174,7 @@ class CrossEncoderSupportChecker:
         probs = self.probabilities([(premise(pairs[i][1].text, local[i]), pairs[i][0]) for i in todo])
         out = list(local)
         for i, p in zip(todo, probs, strict=True):
-            out[i] = combine(local[i], p, self.thresholds)
+            out[i] = combine(local[i], p, self.thresholds, figure_missing(pairs[i][0], local[i].quote))
         return out
 
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:

@@ -22,6 +22,7 @@ from ledger.judge.nli import (
     CrossEncoderSupportChecker,
     NliThresholds,
     combine,
+    figure_missing,
     label_indices,
     premise,
     worth_reading,
@@ -104,6 +105,19 @@ def test_labels_are_mapped_by_name(id2label: dict[int, str], expected: dict[str,
 def test_a_model_without_nli_labels_is_refused() -> None:
     with pytest.raises(ModelError, match="not an NLI model"):
         label_indices({0: "LABEL_0"})
+
+
+def test_a_quote_without_the_claims_amount_is_neither_support_nor_contradiction_whatever_the_model_reads() -> None:
+    claim = "Free cash flow for the quarter was $4.1 million."
+    quote = "Operating income was $4.9 million, and net income was $3.6 million."
+    assert figure_missing(claim, quote)
+    assert not figure_missing(claim, "Free cash flow was $4.1 million.")
+    assert not figure_missing("The museum opened in 1866.", "It opened in the spring.")  # a date: not an amount
+    unsupported = local("none")
+    refuted = combine(unsupported, {"entailment": 0.04, "contradiction": 0.9}, figure_missing=True)
+    rescued = combine(unsupported, {"entailment": 0.95, "contradiction": 0.0}, figure_missing=True)
+    assert refuted.support == rescued.support == "none"
+    assert combine(unsupported, {"entailment": 0.04, "contradiction": 0.9}).support == "contradicted"
 
 
 @pytest.mark.parametrize(
