@@ -98,3 +98,14 @@ def test_a_chunk_one_search_ranks_first_by_far_outranks_chunks_both_rank_middlin
     assert set(fuse(similarity, keyword)[:2]) == {"answer", "code"}
     assert fuse(similarity, {}) == ["answer", "both-a", "both-b", "code"]  # no keyword hits: the dense order
     assert fuse({}, keyword) == []
+
+
+def test_a_keyword_hit_sharing_one_common_word_with_the_question_does_not_push_the_answer_down() -> None:
+    from ingest.retrieval import fuse
+
+    # The best keyword hit gets the whole keyword weight by its BM25 share, however little of the question it holds.
+    similarity = {"answer": 0.62, "museum": 0.50, "other": 0.55}
+    keyword = {"museum": 4.0}
+    assert fuse(similarity, keyword)[0] == "museum"
+    assert fuse(similarity, keyword, matched={"museum": 0.25})[0] == "answer"  # one word of four
+    assert fuse(similarity, keyword, matched={"museum": 1.0})[0] == "museum"  # every word: still a keyword match

@@ -32,6 +32,13 @@ def test_stemmed_words_match_and_unrelated_queries_find_nothing(index: KeywordIn
     assert index.search("?!", 3) == []
 
 
+def test_a_hit_says_what_share_of_the_questions_words_it_holds_as_the_index_reads_them(index: KeywordIndex) -> None:
+    question = "lunch served, external audit"
+    hits = {h.chunk_hash: h.matched for h in index.search(question, 3, shares=True)}
+    assert hits == {LUNCH.hash: 2 / 4, AUDIT.hash: 2 / 4}  # "serves" is "served" stemmed
+    assert {h.matched for h in index.search(question, 3)} == {1.0}  # not asked for
+
+
 def test_workspaces_are_separate_and_a_replaced_or_deleted_chunk_is_gone(index: KeywordIndex, any_db: Settings) -> None:
     other = KeywordIndex(open_engine(any_db), "other")
     assert other.search("ISO 27001", 3) == [] and other.count() == 0
