@@ -50,10 +50,7 @@ def label_indices(id2label: Mapping[Any, str]) -> dict[str, int]:
     return {name: by_name[name] for name in NLI_LABELS}
 
 
-def combine(
-    local: SupportCheck, probs: Mapping[str, float], thresholds: NliThresholds | None = None,
-    figure_missing: bool = False,
-) -> SupportCheck:
+def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThresholds | None = None) -> SupportCheck:
     """The support after the model's say on the local check's quote. Pure.
 
     - a local contradiction from figures, dates, negation or a swapped name stands, and so does a quote that states
@@ -62,10 +59,8 @@ def combine(
     - an entailment (>= `entailment`) turns partial support into full;
     - a quote the rules found no support in (at least `related` similar) is partial support when the model finds
       it entailed (>= `rescue`) and a contradiction when it finds it contradicted (>= `refute`): the rules see
-      figures and words, the model reads paraphrase, implication, antonyms and roles. Not when the quote lacks a
-      figure of the claim (`figure_missing`): figures are the rules' to decide, and a quote that does not give the
-      claim's amount neither states nor rules it out (the model reads "net income was $3.6 million" as refuting
-      "free cash flow was $4.1 million").
+      figures and words, the model reads paraphrase, implication, antonyms and roles (a quote that lacks an amount
+      of the claim is not read at all: `worth_reading`).
     """
     t = thresholds or NliThresholds()
     entail, contra = probs.get("entailment", 0.0), probs.get("contradiction", 0.0)
@@ -78,8 +73,7 @@ def combine(
     if local.support == "partial" and entail >= t.entailment:
         reason = f"{local.reason}; the model finds it entailed ({said})"
         return replace(local, support="full", rule="nli", reason=reason)
-    if (local.support == "none" and local.quote and local.rule != "error" and local.similarity >= t.related
-            and not figure_missing):
+    if local.support == "none" and local.quote and local.rule != "error" and local.similarity >= t.related:
         if entail >= t.rescue and entail >= contra:
             return replace(local, support="partial", rule="nli", reason=f"{MODEL_ENTAILED} ({said})")
         if contra >= t.refute:
@@ -109,6 +103,9 @@ def worth_reading(claims: list[str], checks: list[SupportCheck], unsupported: in
     word (those stand), not an unchecked pair, and of a claim's quotes the rules find no support in only the
     `unsupported` most similar ones: the model costs tens of milliseconds a pair, and a claim's verdict needs one
     quote. (A draft of the offline writer is sentences of the documents, so most of its pairs are word for word.)
+    Nor a quote without support that lacks an amount of the claim (`figure_missing`): figures are the rules' to
+    decide, and a quote that does not give the claim's amount neither states nor rules it out (the checker read
+    "net income was $3.6 million" as refuting "free cash flow was $4.1 million").
     """
     keep: list[int] = []
     unsupported_of: dict[str, list[int]] = {}
@@ -118,6 +115,8 @@ def worth_reading(claims: list[str], checks: list[SupportCheck], unsupported: in
         if check.support == "contradicted" and check.rule in _LOCAL_DECISIVE:
             continue
         if check.support == "none":
+            if figure_missing(claim, check.quote):
+                continue
             unsupported_of.setdefault(claim, []).append(i)
         else:
             keep.append(i)
@@ -174,7 +173,7 @@ class CrossEncoderSupportChecker:
         probs = self.probabilities([(premise(pairs[i][1].text, local[i]), pairs[i][0]) for i in todo])
         out = list(local)
         for i, p in zip(todo, probs, strict=True):
-            out[i] = combine(local[i], p, self.thresholds, figure_missing(pairs[i][0], local[i].quote))
+            out[i] = combine(local[i], p, self.thresholds)
         return out
 
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:
