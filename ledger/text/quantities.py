@@ -319,13 +319,19 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
     to fill in a form does not contradict "within 14 days" of moving. An equal figure that the evidence
     attaches to something else, while another figure sits with the claim's words, is a conflict too.
     """
-    evidence = list(evidence_qs)
+    evidence, claims = list(evidence_qs), list(claim_qs)
+    dates = sum(q.kind == "date" for q in claims)
     results: list[QuantityMatch] = []
-    for q in claim_qs:
+    for q in claims:
         def anchor(e: Quantity, q: Quantity = q) -> int:
             return len(q.about & e.about)
 
         peers = [e for e in evidence if _comparable(q, e)]
+        limits = [e for e in peers if q.bound and e.bound == q.bound and _anchored(q, e, anchor(e))]
+        if limits:
+            # The evidence states the limit itself ("up to a maximum of 5%"): the claim's limit ("capped at 10%") is
+            # that value or another one, and an exact figure elsewhere in the quote ("0.5% a week") does not meet it.
+            peers = limits
         if q.kind in ("date", "weekday"):
             status = {e: _date_status(q, e) for e in peers}
             equal = [e for e in peers if status[e] == "matched"]
@@ -334,7 +340,11 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             equal, vague = [e for e in peers if _equal(q, e)], []
         others = [e for e in peers if e not in equal and e not in vague and _anchored(q, e, anchor(e))]
         rival = max(others, key=anchor, default=None)
-        if not equal and q.kind in _LOOSE and not q.identifier:  # "12 hires" and "12 people"
+        if rival is None and not equal and not vague and q.kind == "date" and len(peers) == 1 and dates == 1:
+            # The only date on each side ("close for eleven weeks starting on 3 May" against "from 3 March"): the
+            # words around a second figure of a clause may not name its subject, but there is nothing else it is.
+            rival = peers[0]
+        if not equal and not limits and q.kind in _LOOSE and not q.identifier:  # "12 hires" and "12 people"
             equal = [e for e in evidence if e.kind in _LOOSE and not e.identifier and _equal(q, e)]
         if equal:
             best = max(equal, key=anchor)

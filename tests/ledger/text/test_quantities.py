@@ -143,6 +143,24 @@ def test_figures_about_unrelated_things_do_not_conflict() -> None:
     assert statuses("New hires complete security training within 45 days.", evidence) == ["absent"]
 
 
+def test_a_limit_is_compared_with_the_limit_the_evidence_states() -> None:
+    evidence = ("Late payment interest is charged at 1% of the invoice for each month of delay, up to a maximum "
+                "of 8% of the invoice.")
+    assert statuses("Late payment interest is capped at 12% of the invoice.", evidence) == ["conflict"]
+    assert statuses("Late payment interest is capped at 8% of the invoice.", evidence) == ["matched"]
+    # Without a limit in the evidence, a claim's limit is a bound that an exact figure meets.
+    assert statuses("Interest is under 12% of the invoice.", "Interest is 8% of the invoice.") == ["matched"]
+
+
+def test_the_only_date_on_each_side_is_compared_even_when_its_words_differ() -> None:
+    evidence = "The museum will shut its east wing for six weeks from 14 June while the roof is repaired."
+    assert statuses("The east wing will shut for six weeks beginning on 14 July.", evidence) == ["matched", "conflict"]
+    assert statuses("The east wing will shut for six weeks beginning on 14 June.", evidence) == ["matched", "matched"]
+    # Two dates in the evidence: which one the claim's date is about is left to the words around them.
+    two = "Booking opens on 2 May for visits from 14 June."
+    assert statuses("Tickets can be bought for the tour beginning on 9 July.", two) == ["absent"]
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
