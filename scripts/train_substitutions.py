@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from ledger.core.models import bundled_word_vectors  # noqa: E402
 from ledger.judge.substitutions import WEIGHTS, _zipf, aligned_substitutions, pair_features  # noqa: E402
+from ledger.judge.word_relations import bundled_wordnet  # noqa: E402
 from ledger.text.alignment import tokens  # noqa: E402
 from ledger.text.sentences import split_sentences  # noqa: E402
 from ledger.text.terms import coverage, key_terms  # noqa: E402
@@ -82,7 +83,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=DATA, help="folder with train.jsonl.gz and dev.jsonl.gz")
     parser.add_argument("--out", type=Path, default=WEIGHTS)
-    parser.add_argument("--c", type=float, default=0.003, help="inverse regularisation strength")
+    parser.add_argument("--c", type=float, default=0.03, help="inverse regularisation strength")
     parser.add_argument("--precision", type=float, default=0.8, help="dev precision the threshold must reach")
     args = parser.parse_args()
     from sklearn.linear_model import LogisticRegression
@@ -94,10 +95,10 @@ def main() -> None:
     print(f"mined {len(train)} train and {len(dev)} dev slots "
           f"({sum(y == 'contradiction' for *_, y in train)} / {sum(y == 'contradiction' for *_, y in dev)} "
           "contradictions)", flush=True)
-    vectors = bundled_word_vectors()
+    vectors, wordnet = bundled_word_vectors(), bundled_wordnet()
 
     def matrix(rows: list[tuple[str, str, str]]) -> np.ndarray:
-        return np.stack([pair_features(a, b, vectors, _zipf) for a, b, _ in rows])
+        return np.stack([pair_features(a, b, vectors, _zipf, wordnet) for a, b, _ in rows])
 
     both = train + [(b, a, y) for a, b, y in train]
     x, y = matrix(both), np.array([r[2] == "contradiction" for r in both], dtype=int)

@@ -94,10 +94,10 @@ class JudgeSettings(_Section):
         0.8, description="Full support above this confidence is 'supported', else 'weak'."
     )
     learned_contrasts: bool = Field(
-        False,
+        True,
         description="Let a model trained on NLI pairs call a claim contradicted when the evidence has the same "
-        "sentence with a word that rules the claim's out (tenant for landlord, more for less). Off by default: "
-        "it also takes some synonyms for contrasts (nearest/closest); see bench/README.md.",
+        "sentence with a word that rules the claim's out (tenant for landlord, upstream for downstream), read "
+        "with WordNet's relations; see bench/README.md.",
     )
     outdated_days: int = Field(365, description="Sources older than this many days get an outdated_source flag.")
     nli_model: str | None = Field(

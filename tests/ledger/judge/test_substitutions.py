@@ -37,11 +37,30 @@ def test_the_shipped_model_scores_within_bounds_and_remembers() -> None:
     assert 0.0 < model.threshold < 1.0
 
 
+@pytest.mark.parametrize(("claim_word", "evidence_word"), [("landlord", "Tenant"), ("downstream", "upstream"),
+                                                          ("accepted", "rejected"), ("golf", "tennis")])
+def test_the_shipped_model_calls_two_kinds_of_one_thing_and_opposites_contrasts(
+    claim_word: str, evidence_word: str
+) -> None:
+    model = bundled_contrast_model()
+    assert model(claim_word, evidence_word) >= model.threshold
+
+
+@pytest.mark.parametrize(("claim_word", "evidence_word"), [("physician", "doctor"), ("closest", "nearest"),
+                                                          ("remain", "stay"), ("earns", "receives"),
+                                                          ("grew", "increased"), ("dog", "animal")])
+def test_the_shipped_model_does_not_call_synonyms_or_broader_words_contrasts(
+    claim_word: str, evidence_word: str
+) -> None:
+    model = bundled_contrast_model()
+    assert model(claim_word, evidence_word) < model.threshold
+
+
 @pytest.mark.model
 def test_with_learned_contrasts_on_a_word_in_the_claims_place_contradicts(embedder) -> None:  # type: ignore[no-untyped-def]
-    claim = "The thieves entered the gallery through a side door shortly after midnight."
-    evidence = chunk("The thieves entered the gallery through a skylight shortly after midnight, police said.")
+    claim = "The night ferry to the island leaves from the north pier of the harbour."
+    evidence = chunk("The night ferry to the island leaves from the south pier of the harbour, the port office said.")
     (plain,) = LocalSupportChecker(embedder).check([(claim, evidence)])
     (learned,) = LocalSupportChecker(embedder, contrasts=bundled_contrast_model()).check([(claim, evidence)])
     assert plain.support != "contradicted"
-    assert learned.support == "contradicted" and "evidence says skylight" in learned.reason
+    assert learned.support == "contradicted" and "evidence says south" in learned.reason

@@ -1,0 +1,162 @@
+"""How two words relate in WordNet: one sense, one a kind of the other, opposites, or two kinds of one thing.
+
+The learned contrasts (`ledger.judge.substitutions`) decide whether the evidence's word in the claim's place rules
+the claim out. Word vectors alone put "landlord" near "tenant" and "physician" near "doctor" alike; WordNet tells
+them apart: landlord and tenant are two kinds of holder (siblings), physician and doctor one sense, "grew" a kind
+of "increased" (a hyponym), "inside" the opposite of "outside". These relations are features of the model, which
+learned from the labelled pairs how much each one counts; no relation decides on its own.
+
+The table is a compact copy of Princeton WordNet 3.0's senses, hypernyms, antonyms and inflections
+(`scripts/build_word_relations.py`; licence in `models/WORDNET_LICENSE.txt`), loaded once per process.
+`relation_features` is pure given the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+
+import numpy as np
+
+TABLE = Path(__file__).with_name("models") / "wordnet.npz"
+POS_CODES = {"n": 0, "v": 1, "a": 2, "r": 3}
+SENSES = 3  # a word's commonest senses per phrase that count: rarer ones would make every pair related
+NEAR, MID = 2, 4  # siblings at most this many hypernym steps apart (both sides together)
+_RELATIONS = ("same sense", "opposites", "claim word narrower", "claim word broader", "near siblings", "siblings",
+              "far siblings")
+_POS_NAMES = ("noun", "verb", "adjective", "adverb")
+# The relations, their closeness, the part of speech of the claim word's commonest sense, and each relation again
+# for that part of speech: two kinds of one thing rule each other out far more often as nouns (landlord, tenant)
+# than as verbs (earn, receive).
+RELATION_FEATURES = (
+    "claim word known", "evidence word known", *_RELATIONS, "closeness", *_POS_NAMES,
+    *(f"{pos} {name}" for pos in _POS_NAMES for name in _RELATIONS),
+)
+# WordNet's suffix rules for inflected forms (NLTK's morphy), by part of speech.
+_SUFFIXES: dict[str, tuple[tuple[str, str], ...]] = {
+    "n": (("s", ""), ("ses", "s"), ("ves", "f"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
+          ("men", "man"), ("ies", "y")),
+    "v": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", "")),
+    "a": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
+    "r": (),
+}
+
+
+@dataclass(frozen=True, eq=False)  # hashed by identity: one table per process
+class WordNetTable:
+    """Senses, hypernyms (with distances), antonyms and inflections of WordNet, as flat arrays."""
+
+    lemma_index: dict[str, int]
+    sense_start: np.ndarray
+    senses: np.ndarray
+    pos: np.ndarray
+    ancestor_start: np.ndarray
+    ancestors: np.ndarray
+    distances: np.ndarray
+    antonym_start: np.ndarray
+    antonyms: np.ndarray
+    exceptions: dict[tuple[str, str], tuple[str, ...]]
+
+    @classmethod
+    def load(cls, path: Path = TABLE) -> WordNetTable:
+        with np.load(path) as data:
+            lemmas = data["lemmas"].tobytes().decode("utf-8").split("\n")
+            exceptions: dict[tuple[str, str], tuple[str, ...]] = {}
+            for line in data["exceptions"].tobytes().decode("utf-8").split("\n"):
+                p, form, base = line.split(" ")
+                exceptions[(p, form)] = (*exceptions.get((p, form), ()), base)
+            return cls({lemma: i for i, lemma in enumerate(lemmas)}, data["sense_start"], data["senses"],
+                       data["pos"], data["ancestor_start"], data["ancestors"], data["distances"],
+                       data["antonym_start"], data["antonyms"], exceptions)
+
+    def _lemma_senses(self, lemma: str, pos: str) -> tuple[int, ...]:
+        i = self.lemma_index.get(lemma)
+        if i is None:
+            return ()
+        found = self.senses[self.sense_start[i]:self.sense_start[i + 1]]
+        return tuple(int(s) for s in found if self.pos[s] == POS_CODES[pos])
+
+    def _base_form(self, form: str, pos: str) -> str | None:
+        """The first base form of `form` that WordNet has for this part of speech (NLTK's morphy)."""
+        if (pos, form) in self.exceptions:
+            candidates = [form, *self.exceptions[(pos, form)]]
+        else:
+            candidates = [form] + [form[: -len(old)] + new for old, new in _SUFFIXES[pos] if form.endswith(old)]
+        return next((c for c in candidates if c and self._lemma_senses(c, pos)), None)
+
+    def word_senses(self, word: str) -> tuple[int, ...]:
+        """A word's or phrase's senses, nouns first, each part of speech commonest first; a phrase WordNet does not
+        know is read by its last word ("practice nurse" as "nurse")."""
+        return _senses(self, " ".join(word.lower().split()))
+
+    def hypernyms(self, sense: int) -> dict[int, int]:
+        """{ancestor: fewest steps up to it}, the sense itself at 0."""
+        a, b = self.ancestor_start[sense], self.ancestor_start[sense + 1]
+        return dict(zip(self.ancestors[a:b].tolist(), self.distances[a:b].tolist(), strict=True))
+
+    def opposites(self, sense: int) -> set[int]:
+        a, b = self.antonym_start[sense], self.antonym_start[sense + 1]
+        return set(self.antonyms[a:b].tolist())
+
+
+@lru_cache(maxsize=50_000)
+def _senses(table: WordNetTable, phrase: str) -> tuple[int, ...]:
+    for candidate in dict.fromkeys([phrase, phrase.split(" ")[-1]] if phrase else []):
+        found: list[int] = []
+        for pos in POS_CODES:
+            base = table._base_form(candidate, pos)
+            if base is not None:
+                found += table._lemma_senses(base, pos)
+        if found:
+            return tuple(found)
+    return ()
+
+
+def relation_features(a: str, b: str, table: WordNetTable) -> np.ndarray:
+    """The `RELATION_FEATURES` of claim words `a` against evidence words `b`, as 0/1 flags and a closeness.
+
+    Only the commonest senses (`SENSES`) of each side are compared, and only within one part of speech: "same sense"
+    when they share one, "narrower" when the claim's is a kind of the evidence's ("grew" of "increased"),
+    "opposites" by WordNet's antonyms, otherwise siblings by how many hypernym steps apart their nearest shared
+    ancestor puts them; closeness is 1 / (1 + those steps).
+    """
+    f = np.zeros(len(RELATION_FEATURES), dtype=np.float32)
+    ours, theirs = table.word_senses(a), table.word_senses(b)
+    f[0], f[1] = bool(ours), bool(theirs)
+    if not ours or not theirs:
+        return f
+    relations = 2 + len(_RELATIONS) + 1  # the first features: known, known, the relations, closeness
+    top_ours, top_theirs = ours[:SENSES], theirs[:SENSES]
+    if set(top_ours) & set(theirs) or set(top_theirs) & set(ours):
+        f[2] = 1
+    steps = 99
+    for x in top_ours:
+        up_x, opposite = table.hypernyms(x), table.opposites(x)
+        for y in top_theirs:
+            if y in opposite:
+                f[3] = 1
+            if table.pos[x] != table.pos[y]:
+                continue
+            up_y = table.hypernyms(y)
+            if y in up_x and x != y:
+                f[4] = 1
+            if x in up_y and x != y:
+                f[5] = 1
+            shared = up_x.keys() & up_y.keys()
+            if shared:
+                steps = min(steps, min(up_x[s] + up_y[s] for s in shared))
+    if not (f[2] or f[4] or f[5]) and steps < 99:
+        f[6 if steps <= NEAR else 7 if steps <= MID else 8] = 1
+    f[9] = 1.0 / (1 + steps) if steps < 99 else 0.0
+    pos = int(table.pos[ours[0]])
+    f[relations + pos] = 1
+    start = relations + len(_POS_NAMES) + pos * len(_RELATIONS)
+    f[start:start + len(_RELATIONS)] = f[2:2 + len(_RELATIONS)]
+    return f
+
+
+@cache
+def bundled_wordnet() -> WordNetTable:
+    """The shipped table, loaded once per process."""
+    return WordNetTable.load()
