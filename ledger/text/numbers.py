@@ -54,7 +54,13 @@ DATE_RE = re.compile(
     r"|(?P<mon>\b(?-i:January|February|March|April|June|July|August|September|October|November|December)\b)",
     re.IGNORECASE,
 )
-TOKEN_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|[A-Za-z]+(?:['’][a-z]+)?|[$€£¥¢%/:.\-–|]|\S")
+# A code of letters and digits ("C4", "A321neo", "CO2", "PM2.5") is one word: its digits count nothing.
+TOKEN_RE = re.compile(
+    r"[A-Za-z]+\d+(?:\.\d+)?[A-Za-z0-9]*|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|[A-Za-z]+(?:['’][a-z]+)?"
+    r"|[$€£¥¢%/:.\-–|]|\S"
+)
+# A version or section number of three parts or more ("2.8.1", "4.2.10") is a name, not an amount.
+VERSION_RE = re.compile(r"(?<![\w.])\d+(?:\.\d+){2,}(?![\w.]*\d)")
 
 
 CURRENCY_SIGNS = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY"}

@@ -28,6 +28,7 @@ from ledger.text.numbers import (
     DURATIONS,
     PER_WORDS,
     TOKEN_RE,
+    VERSION_RE,
     Token,
     and_a_half_at,
     article_number_at,
@@ -65,6 +66,8 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             found.append(Quantity(kind, float(parts[3] or 0), parts=parts, text=m.group(0), start=m.start(),  # type: ignore[arg-type]
                                   end=m.end()))
             masked[m.start():m.end()] = " " * (m.end() - m.start())  # dates are done; keep their digits from counts
+    for m in VERSION_RE.finditer(text):
+        masked[m.start():m.end()] = " " * (m.end() - m.start())
     tokens = [(m.group(0), m.start(), m.end()) for m in TOKEN_RE.finditer("".join(masked))]
     i = 0
     while i < len(tokens):

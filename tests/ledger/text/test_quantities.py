@@ -143,6 +143,20 @@ def test_figures_about_unrelated_things_do_not_conflict() -> None:
     assert statuses("New hires complete security training within 45 days.", evidence) == ["absent"]
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["Update 3.10.2 of the Orla X5 router fixes the login page.", "The A350neo cabin was refitted.",
+     "Error E7 means the pump has stalled.", "CO2 output fell.", "Section 4.2.1 applies."],
+)
+def test_codes_and_version_numbers_are_names_not_figures(text: str) -> None:
+    assert extract_quantities(text) == []
+
+
+def test_a_figure_beside_a_code_is_still_read() -> None:
+    found = extract_quantities("The Orla X5 router costs $129 and draws 12% less power.")
+    assert [(q.kind, q.value) for q in found] == [("money", 129.0), ("percent", 12.0)]
+
+
 def test_a_limit_is_compared_with_the_limit_the_evidence_states() -> None:
     evidence = ("Late payment interest is charged at 1% of the invoice for each month of delay, up to a maximum "
                 "of 8% of the invoice.")
