@@ -47,4 +47,5 @@ def test_verdicts_survive_renaming_every_name_of_the_dev_set(embedder, tmp_path:
     after = [predicted_label(e) for e in judge_items(renamed, checker)]
     agreement = sum(a == b for a, b in zip(before, after, strict=True)) / len(items)
     changed = [i.id for i, a, b in zip(items, before, after, strict=True) if a != b]
+    print(f"metamorphic agreement {agreement:.3f} ({len(items)} items); changed: {changed}")
     assert agreement >= 0.97, f"agreement {agreement:.3f}; changed: {changed}"
