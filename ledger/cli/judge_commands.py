@@ -39,6 +39,7 @@ def eval_(
         load_items,
         predicted_label,
         score,
+        unchecked_items,
         write_predictions,
     )
     from ledger.loop.factory import build_calibration, build_embedder, build_support_checker
@@ -50,6 +51,7 @@ def eval_(
         entries = judge_items(items, checker, settings.judge, build_calibration(settings, workspace))
     gold = [i.label for i in items]
     report = score(gold, [predicted_label(e) for e in entries], confidence_pairs(gold, entries))
+    report = report.model_copy(update={"unchecked": unchecked_items(entries)})
     if predictions:
         write_predictions(predictions, items, entries)
     if as_json:
@@ -74,6 +76,12 @@ def eval_(
     for label in labels:
         confusion.add_row(label, *(str(report.confusion[label][p]) for p in labels))
     console.print(confusion)
+    if report.unchecked:
+        err_console.print(
+            f"[yellow]warning:[/] {report.unchecked} item(s) had a passage the checker could not read (a bug in it, "
+            "logged above); their verdicts may be wrong. --predictions shows which.",
+            highlight=False,
+        )
 
 
 def calibrate(

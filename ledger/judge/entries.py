@@ -17,6 +17,7 @@ from ledger.core.types import (
     LedgerEntry,
 )
 from ledger.judge.calibration import Platt
+from ledger.judge.support import UNCHECKED
 from ledger.judge.verdicts import age_description, confidence, is_outdated, resolve, verdict_for
 from ledger.text.alignment import states_verbatim
 
@@ -60,6 +61,7 @@ def decide_entry(
 ) -> LedgerEntry:
     """The ledger entry of one claim, from the matches of the chunks it cites and of the chunks found by search."""
     settings = settings or JudgeSettings()
+    unchecked = [m for m in cited + semantic if m.reason.startswith(UNCHECKED)]
     semantic = [m for m in semantic
                 if keep_semantic(m, settings.similarity_threshold, settings.nli_confirm, claim.text)]
     useful_cited = [m for m in cited if m.support != "none"]
@@ -108,6 +110,10 @@ def decide_entry(
         notes.insert(0, _verdict_note(verdict, lead))
     else:
         notes.insert(0, "No passage in the documents states this.")
+    if unchecked and verdict != "supported":
+        # A bug in the checker must not pass for an absence of evidence: say which passages went unread, and why.
+        what = unchecked[0].reason.removeprefix(UNCHECKED).lstrip(": ")
+        notes.append(f"{len(unchecked)} passage(s) {UNCHECKED} ({what}): this verdict may be wrong; see the log.")
 
     rest = [m for m in useful_cited + semantic + cited if m not in deciding]
     evidence = _unique(deciding + rest)[: max(settings.top_k, len(deciding))]

@@ -17,7 +17,7 @@ from ledger.judge.calibration import Platt, expected_calibration_error
 from ledger.judge.claims import assess_importance, classify_type
 from ledger.judge.entries import calibrated, decide_entry
 from ledger.judge.judge import to_match
-from ledger.judge.support import SupportChecker
+from ledger.judge.support import UNCHECKED, SupportChecker
 
 LABELS = ("supported", "contradicted", "not_found")
 
@@ -42,6 +42,8 @@ class EvalReport(BaseModel):
     ece: float = Field(0.0, description="Expected calibration error of the confidence of supported, weak and "
                        "contradicted verdicts (a not_found verdict carries no confidence).")
     ece_n: int = Field(0, description="Verdicts the calibration error is measured on.")
+    unchecked: int = Field(0, description="Items with a passage the checker could not read (a bug in it, never the "
+                           "item's fault; the log names the passage): their verdicts may be wrong.")
 
 
 class EvalFileError(EvidenceError):
@@ -109,6 +111,11 @@ def judge_items(
         matches = [to_match(chunk, next(checks), "semantic") for chunk in chunks]
         entries.append(calibrated(decide_entry(claim, [], matches, [], today, settings), calibration))
     return entries
+
+
+def unchecked_items(entries: list[LedgerEntry]) -> int:
+    """How many entries have a passage the checker could not read (`ledger.judge.entries` notes it). Pure."""
+    return sum(UNCHECKED in e.notes for e in entries)
 
 
 def confidence_pairs(gold: list[str], entries: list[LedgerEntry]) -> tuple[list[float], list[bool]]:

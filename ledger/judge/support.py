@@ -74,10 +74,13 @@ def _parts(sentence: str) -> list[tuple[str, int, int, tuple[str, ...]]]:
     return out
 
 
+UNCHECKED = "could not be checked"  # how the reason of a pair that failed on a bug starts
+
+
 def _unchecked(claim: str, exc: Exception) -> SupportCheck:
     """The check of a pair that could not be checked: no support, and why, logged once at WARNING."""
     message = (str(exc).splitlines() or [""])[0][:160]
-    reason = f"could not be checked: {type(exc).__name__}: {message}"
+    reason = f"{UNCHECKED}: {type(exc).__name__}: {message}"
     log.warning("support check failed for claim %r: %s", claim[:80], reason, exc_info=log.isEnabledFor(logging.DEBUG))
     return SupportCheck("none", "", 0.0, reason, "error")
 

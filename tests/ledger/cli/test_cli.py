@@ -92,6 +92,7 @@ def test_eval_on_evidence_with_odd_characters_finishes_and_scores(home: Path, tm
     done = evidence(home, "eval", str(data), "--predictions", str(predictions))
     assert done.returncode == 0, done.stderr
     assert "3 items · balanced accuracy" in done.stdout and "Traceback" not in done.stderr
+    assert "could not read" not in done.stderr  # every passage was read: no pair failed on a bug
     rows = [json.loads(line) for line in predictions.read_text(encoding="utf-8").splitlines()]
     assert [r["id"] for r in rows] == ["area", "share", "days"]
     assert rows[0]["quote"].startswith("The office has an area of 25 m²")  # checked, not skipped as an error

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import ledger.judge.support as support_module
 from ledger.core.types import Chunk, Claim
 from ledger.judge.claims import extract_claims
+from ledger.judge.evaluation import EvalItem, judge_items, unchecked_items
 from ledger.judge.support import LocalSupportChecker, SupportCheck
 from tests.fakes import HashEmbedder, make_chunk
 from tests.strategies import claim_text, table_text, texts
@@ -77,3 +78,25 @@ def test_a_failing_pair_is_reported_unchecked_and_the_rest_are_checked(
     assert [checks[0], checks[2]] == [expected[0], expected[2]] and expected[2].quote.startswith("Expense reports")
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "Reports are due within 30 days." in warnings[0].getMessage()
+
+
+def test_a_claim_whose_only_passage_failed_says_so_and_eval_counts_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = support_module.features
+
+    def tripping(*args: object) -> object:
+        if any("TRIP" in str(a) for a in args):
+            raise ZeroDivisionError("a bug nobody found yet")
+        return real(*args)
+
+    monkeypatch.setattr(support_module, "features", tripping)
+    items = [
+        EvalItem(id="ok", claim="The hotel cap is $220 per night.",
+                 evidence=["The nightly hotel cap is $220 per night."], label="supported"),
+        EvalItem(id="bug", claim="Reports are due within 30 days.", evidence=["TRIP: reports are due within 30 days."],
+                 label="supported"),
+    ]
+    entries = judge_items(items, LocalSupportChecker(HashEmbedder()))
+    assert entries[1].verdict == "not_found"
+    assert "1 passage(s) could not be checked (ZeroDivisionError: a bug nobody found yet)" in entries[1].notes
+    assert "could not be checked" not in entries[0].notes
+    assert unchecked_items(entries) == 1
