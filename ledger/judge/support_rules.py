@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ledger.core.types import Support
 from ledger.text.alignment import states_verbatim
 from ledger.text.quantities import Agreement, Quantity, QuantityMatch, compare_quantities, extract_quantities
-from ledger.text.terms import coverage, find_swaps, key_terms, polarity
+from ledger.text.terms import coverage, crossed_slots, find_swaps, key_terms, polarity
 
 _PRIORITY: dict[Support, int] = {"full": 3, "contradicted": 2, "partial": 1, "none": 0}
 
@@ -84,7 +84,9 @@ def features(
     agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
     # Another level or phase in the claim's place is a swapped name, and the quote's figures are about it.
     renamed = [(m.claim.text, m.evidence.text) for m in agreement.conflicts if m.claim.identifier and m.evidence]
-    swaps = find_swaps(claim, quote if polarity_text is None else polarity_text) + tuple(renamed)
+    polar = quote if polarity_text is None else polarity_text
+    # Another name in the claim's place, or two of the claim's parts in each other's places.
+    swaps = find_swaps(claim, polar) + tuple(renamed) + crossed_slots(claim, polar)
     named = {t for a, _ in swaps for t in key_terms(a)}
     swaps += tuple(pair for pair in contrasts if not set(key_terms(pair[0])) & named)
     ours = {t for a, _ in swaps for t in key_terms(a)}

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from ledger.text.alignment import in_one_slot
+from ledger.text.alignment import in_one_slot, slots
 from ledger.text.lexicon import LiveWords, lexicon
 from ledger.text.nltk_parts import PorterStemmer
 
@@ -247,6 +247,26 @@ def find_swaps(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
         name, rival = max(placed, key=lambda pair: len(pair[1][0] & pair[0][0]))
         swaps.append((name[1], rival[1]))
     return tuple(swaps)
+
+
+def crossed_slots(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
+    """(claim words, quote words) where the quote puts two of the claim's parts in each other's places ("A won,
+    outsprinting B" against "B won, outsprinting A"; "good at A but poor at B" against "good at B but poor at A").
+    Pure.
+
+    Two replaced slots of one alignment cross when the key terms of each slot of the claim are all in the other slot
+    of the quote. Coordination ("A and B" against "B and A") and the passive voice do not align as two replaced
+    slots, so they are not read as crossed.
+    """
+    found = slots(claim, quote)
+    out = []
+    for n, first in enumerate(found):
+        for second in found[n + 1:]:
+            a, b = set(key_terms(" ".join(first.ours))), set(key_terms(" ".join(second.ours)))
+            if (a and b and not a & b and a <= set(key_terms(" ".join(second.theirs)))
+                    and b <= set(key_terms(" ".join(first.theirs)))):
+                out.append((" ".join(first.ours), " ".join(second.ours)))
+    return tuple(out)
 
 
 def negation_scopes(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str]]]:

@@ -119,6 +119,14 @@ def test_swaps_and_figures_of_another_entity() -> None:
     assert decide_support(f)[0] == "none"
 
 
+def test_two_parties_in_each_others_places_contradict() -> None:
+    claim = "Ana Ruiz won the final, beating Lea Marsh in three sets."
+    f = features(claim, "Lea Marsh won the final on Sunday, beating the Spanish player Ana Ruiz in three sets.", 0.8)
+    assert decide_support(f) == ("contradicted", "evidence says Lea Marsh, claim says Ana Ruiz")
+    same = features(claim, "Ana Ruiz won the final on Sunday, beating the Spanish player Lea Marsh in three sets.", 0.9)
+    assert decide_support(same)[0] == "full"
+
+
 def chunk(text: str) -> Chunk:
     """A chunk as ingest makes it (tables rendered as sentences), under a fixed hash."""
     return make_chunk(text).model_copy(update={"hash": "c0ffee000000"})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.text.terms import find_swaps, key_terms, negation_cues
+from ledger.text.terms import crossed_slots, find_swaps, key_terms, negation_cues
 
 
 @pytest.mark.parametrize(
@@ -62,3 +62,25 @@ def test_phrases_are_one_term_and_figure_words_none() -> None:
 )
 def test_negation_cues_come_from_the_lexicon(text: str, cues: list[str]) -> None:
     assert negation_cues(text) == cues
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "crossed"),
+    [
+        ("Ana Ruiz won the final, beating Lea Marsh in three sets.",
+         "Lea Marsh won the final on Sunday, beating the Spanish player Ana Ruiz in three sets.",
+         (("Ana Ruiz", "Lea Marsh"),)),
+        ("The review rated the ward as good at infection control but as weak in discharge planning.",
+         "The review rated the children's ward as good at discharge planning but as weak in patient records and "
+         "infection control.",
+         (("infection control", "discharge planning"),)),
+        # the same facts in another order: not crossed
+        ("Ana Ruiz and Lea Marsh reached the final.", "Lea Marsh and Ana Ruiz reached the final.", ()),
+        ("Lea Marsh was beaten by Ana Ruiz in the final.", "Ana Ruiz beat Lea Marsh in the final.", ()),
+        ("Ana Ruiz won the final, beating Lea Marsh.", "Ana Ruiz won the final, beating Lea Marsh in three sets.", ()),
+    ],
+)
+def test_two_parts_of_the_claim_in_each_others_places_are_crossed(
+    claim: str, quote: str, crossed: tuple[tuple[str, str], ...]
+) -> None:
+    assert crossed_slots(claim, quote) == crossed
