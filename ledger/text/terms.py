@@ -8,7 +8,9 @@ lists (stopwords, negation cues, phrases, synonyms, contrast sets) are the lexic
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -30,6 +32,8 @@ _PREDICATE = re.compile(r"\b(?:is|are|be|been|being|was|were|remains?|becomes?|c
 # "may not be copied, shared or sold": every item of the list is what is negated.
 _LIST = re.compile(r"\s*(?:be\s+)?(\w+(?:\s*,\s*\w+)*\s*,?\s+(?:or|and|nor)\s+\w+)")
 _CLAUSE_END = re.compile(r"[.;…:]")
+# Where one clause of a sentence ends and another begins, for counting negations.
+_CLAUSE_BREAK = re.compile(r"[.;…:]|,\s*(?:and|but|or|while|whereas)\b", re.IGNORECASE)
 
 
 def phrase_pattern(phrases: Iterable[str]) -> str:
@@ -273,6 +277,11 @@ def negation_scopes(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str
     """Each negation cue, the key terms it negates (nearest first) and its heads: the word it negates first, or
     every item of a list it negates. The scope is the next few words of the clause, and for predicate adjectives
     ("Smoking is prohibited") the few words before too."""
+    return [(cue, scope, heads) for cue, scope, heads, _ in _negations(text)]
+
+
+def _negations(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str], int]]:
+    """`negation_scopes`, each with where its cue starts."""
     rules = _rules()
     cleaned = rules.exempt.sub(lambda m: " " * len(m.group(0)), text)
     out = []
@@ -289,11 +298,11 @@ def negation_scopes(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str
             scope = (stem(cue[4:]), *scope)
         listed = _LIST.match(after)
         heads = frozenset(key_terms(listed.group(1))) if listed and not adjective else frozenset(scope[:1])
-        out.append((cue, scope, heads))
+        out.append((cue, scope, heads, m.start()))
     return out
 
 
-def _prefixed_negations(text: str, others: set[str]) -> list[str]:
+def _prefixed_negations(text: str, others: set[str]) -> list[tuple[str, int]]:
     """The stems of the other side's terms that a word here denies by a negative prefix: "unguarded"
     against "guarded", "uncommon" against "common", "dishonest" against "honest". The word itself must be absent
     from the other side, the plain word absent from this one ("unprofitable stores" beside "profit fell" leaves the
@@ -307,7 +316,7 @@ def _prefixed_negations(text: str, others: set[str]) -> list[str]:
         for prefix in _rules().prefixes:
             rest = word[len(prefix):].lstrip("-")
             if word.startswith(prefix) and len(rest) >= 4 and stem(rest) in others and stem(rest) not in own:
-                found.append(stem(rest))
+                found.append((stem(rest), m.start()))
                 break
     return found
 
@@ -324,11 +333,15 @@ def polarity(text: str, other_terms: Iterable[str], loose: bool = False) -> tupl
     others = set(other_terms)
     # "not guarded" bears on the other side's "unguarded": what its prefix denies is a term of that side too
     others |= {t[len(p):] for t in others for p in _rules().prefixes if t.startswith(p) and len(t) - len(p) >= 4}
-    relevant = [(scope, heads) for _, scope, heads in negation_scopes(text)
+    relevant = [(scope, heads, start) for _, scope, heads, start in _negations(text)
                 if heads & others or len(set(scope) & others) >= (1 if loose else 2)]
-    relevant += [((term,), frozenset({term})) for term in _prefixed_negations(text, others)]
-    anchor = max((len(set(scope) & others) for scope, heads in relevant if heads & others), default=0)
-    return len(relevant) % 2 == 1, anchor
+    relevant += [((term,), frozenset({term}), start) for term, start in _prefixed_negations(text, others)]
+    anchor = max((len(set(scope) & others) for scope, heads, _ in relevant if heads & others), default=0)
+    # Two negations cancel inside one clause ("cannot ... without"), not across clauses ("Do not take more than
+    # three, and do not take it for longer than 5 days" is negated twice, not affirmed).
+    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text)]
+    per_clause = Counter(bisect.bisect(breaks, start) for _, _, start in relevant)
+    return any(n % 2 == 1 for n in per_clause.values()), anchor
 
 
 def negation_cues(text: str) -> list[str]:

@@ -93,6 +93,12 @@ def test_decide_support(case: str, f: SupportFeatures, support: str, reason_has:
         # ... but not when this side uses the plain word too, nor in a word that only starts like a prefix.
         ("Pre-tax profit rose 14%.", "Pre-tax profit rose 14%, after closing 22 unprofitable stores.", False),
         ("The plan is under review.", "The plan is under review until March.", False),
+        # Two negations cancel inside a clause, not across two.
+        ("Staff may not enter the lab without a badge.", "Staff can enter the lab only with a badge.", False),
+        ("Guests should not bring more than two bags aboard.",
+         "Do not bring more than two bags aboard, and do not bring bags wider than 40 cm.", False),
+        ("Guests may bring more than two bags aboard.",
+         "Do not bring more than two bags aboard, and do not bring bags wider than 40 cm.", True),
     ],
 )
 def test_only_negations_about_the_claim_flip_it(claim: str, quote: str, flipped: bool) -> None:
