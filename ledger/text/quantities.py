@@ -117,6 +117,10 @@ def _classify(
         return _make("money", value, text, start, tokens[j - 1][2], unit=currency, per=per), j
     if nxt in ("%", "percent"):
         return _make("percent", value, text, start, tokens[j][2]), j + 1
+    if nxt in ("°", "º"):  # a temperature ("34 °C", "98.6°F"): compared only with temperatures on its scale
+        scale = after.upper() if after in ("c", "f", "k") else ""
+        last = j + 1 if scale else j
+        return _make("number", value, text, start, tokens[last][2], context=frozenset({f"°{scale}"})), last + 1
     if (nxt, after) == ("per", "cent") or (nxt == "percentage" and after.startswith("point")):
         return _make("percent", value, text, start, tokens[j + 1][2]), j + 2
     if nxt == "or" and after in ("more", "less", "fewer", "longer", "shorter"):
@@ -351,7 +355,8 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             equal = [e for e in evidence if e.kind in _LOOSE and not e.identifier and _equal(q, e)]
         if equal:
             best = max(equal, key=anchor)
-            if rival is not None and anchor(rival) >= 2 and q.about & rival.about > q.about & best.about:
+            if (rival is not None and anchor(rival) >= 2 and q.about & rival.about > q.about & best.about
+                    and not _said_by_another(rival, q, claims)):
                 # The evidence attaches the claim's figure to something else, and another figure to everything the
                 # claim says about it: "sales and marketing at $4.2 million" against "sales and marketing: $5.1m".
                 results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
@@ -366,8 +371,18 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
     return Agreement(tuple(results))
 
 
+def _said_by_another(e: Quantity, q: Quantity, claims: Sequence[Quantity]) -> bool:
+    """Whether another figure of the claim is evidence figure `e` ("in 2025 than in 2024": the evidence's 2025 is
+    the claim's 2025, not a rival of its 2024)."""
+    return any(c is not q and _comparable(c, e) and (_date_status(c, e) == "matched" if c.kind in ("date", "weekday")
+                                                     else _equal(c, e)) for c in claims)
+
+
 def _derived(q: Quantity, evidence: Sequence[Quantity]) -> bool:
-    """The claim's figure is the difference of two evidence figures of its kind ("up $2 million" from two totals)."""
-    same = [e for e in evidence if e.kind == q.kind and e.unit == q.unit]
+    """The claim's figure is the difference of two evidence figures of its kind ("up $2 million" from two totals;
+    "15 fewer deaths" from 89 and 74)."""
+    loose = q.kind in _LOOSE and not q.identifier
+    same = [e for e in evidence if (e.kind == q.kind and e.unit == q.unit)
+            or (loose and e.kind in _LOOSE and not e.identifier and not e.unit)]
     return any(abs(abs(a.value - b.value) - q.value) <= 1e-6 * max(1.0, q.value)
                for n, a in enumerate(same) for b in same[n + 1:])

@@ -157,6 +157,26 @@ def test_a_figure_beside_a_code_is_still_read() -> None:
     assert [(q.kind, q.value) for q in found] == [("money", 129.0), ("percent", 12.0)]
 
 
+def test_an_evidence_figure_that_is_another_claim_figure_is_no_rival() -> None:
+    evidence = "Complaints to the ombudsman rose to 412 in 2025, the most since 2009, from 356 in 2024."
+    assert statuses("Complaints to the ombudsman were higher in 2025 than in 2024.", evidence) == ["matched", "matched"]
+    # one year alone, and the evidence gives the claim's figure for the other year: still a conflict
+    assert statuses("Complaints to the ombudsman rose to 356 in 2025.", evidence) == ["conflict", "matched"]
+
+
+def test_a_count_may_be_the_difference_of_two_bare_numbers() -> None:
+    evidence = "Road deaths in the county fell to 74 in 2025, compared with 89 in 2024."
+    assert statuses("There were 15 fewer road deaths in the county.", evidence) == ["matched"]
+    assert statuses("There were 13 fewer road deaths in the county.", evidence) != ["matched"]
+
+
+def test_a_temperature_is_compared_only_with_temperatures() -> None:
+    (temperature,) = extract_quantities("Store the vials at 4 °C.")
+    assert temperature.text == "4 °C" and temperature.context == frozenset({"°C"})
+    evidence = "We kept 240 seedlings in a chamber and exposed half of them to heat pulses at 34 °C."
+    assert "conflict" not in statuses("About 120 of the seedlings were exposed to heat pulses.", evidence)
+
+
 def test_a_limit_is_compared_with_the_limit_the_evidence_states() -> None:
     evidence = ("Late payment interest is charged at 1% of the invoice for each month of delay, up to a maximum "
                 "of 8% of the invoice.")
