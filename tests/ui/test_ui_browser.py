@@ -94,8 +94,9 @@ DRAFT = ("Under the travel policy, the nightly hotel cap for standard locations 
          "Every employee also receives a $1,000 annual wellness stipend.")
 QUESTION = "What is the nightly hotel cap for standard locations?"
 # A draft long enough (many claims to judge and revise) that Cancel is pressed while it is being checked.
+# Long enough that a warm local run (about 1.5 s for 40 sentences) is still judging when Cancel is clicked.
 LONG_DRAFT = " ".join(f"In region {n} the nightly hotel cap is ${200 + n} per night and meals are ${40 + n} per day."
-                      for n in range(1, 41))
+                      for n in range(1, 401))
 COMMENT = "Checked the hotel cap against the 2026 policy; the stipend line is not in the documents."
 # Opening a page's own URL (/documents), Streamlit's frontend first probes /documents/_stcore/… for a path prefix,
 # gets 404, and falls back to the root: its way of finding the server, not a failure of this app.
