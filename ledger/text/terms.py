@@ -277,11 +277,12 @@ def negation_scopes(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str
     """Each negation cue, the key terms it negates (nearest first) and its heads: the word it negates first, or
     every item of a list it negates. The scope is the next few words of the clause, and for predicate adjectives
     ("Smoking is prohibited") the few words before too."""
-    return [(cue, scope, heads) for cue, scope, heads, _ in _negations(text)]
+    return [(cue, scope, heads) for cue, scope, heads, _, _ in _negations(text)]
 
 
-def _negations(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str], int]]:
-    """`negation_scopes`, each with where its cue starts."""
+def _negations(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str], int, bool]]:
+    """`negation_scopes`, each with where its cue starts and whether it is elliptical (`_elided`): such a negation
+    bears on the other side only through its subject."""
     rules = _rules()
     cleaned = rules.exempt.sub(lambda m: " " * len(m.group(0)), text)
     out = []
@@ -298,8 +299,28 @@ def _negations(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str], in
             scope = (stem(cue[4:]), *scope)
         listed = _LIST.match(after)
         heads = frozenset(key_terms(listed.group(1))) if listed and not adjective else frozenset(scope[:1])
-        out.append((cue, scope, heads, m.start()))
+        elided = _elided(cleaned, m.start()) if not scope and not adjective else None
+        if elided:
+            scope, heads = elided
+        out.append((cue, scope, heads, m.start(), elided is not None))
     return out
+
+
+def _elided(text: str, at: int) -> tuple[tuple[str, ...], frozenset[str]] | None:
+    """(scope, heads) of a negation that ends its clause with its verb left out ("Nodule numbers recovered within
+    two weeks, but nitrogenase activity did not."): it denies the previous clause's predicate of this clause's
+    subject. The scope is the subject's key terms, then the previous clause's; the heads are the subject's terms that
+    the previous clause does not have."""
+    breaks = [b for b in _CLAUSE_BREAK.finditer(text) if b.end() <= at]
+    if not breaks:
+        return None
+    subject = key_terms(text[breaks[-1].end():at])
+    start = breaks[-2].end() if len(breaks) > 1 else 0
+    previous = key_terms(text[start:breaks[-1].start()])
+    own = frozenset(subject) - set(previous)  # what sets this subject apart ("exports" of "exports to Chile")
+    if not own or not previous:
+        return None
+    return (*subject, *previous), own
 
 
 def _prefixed_negations(text: str, others: set[str]) -> list[tuple[str, int]]:
@@ -333,8 +354,8 @@ def polarity(text: str, other_terms: Iterable[str], loose: bool = False) -> tupl
     others = set(other_terms)
     # "not guarded" bears on the other side's "unguarded": what its prefix denies is a term of that side too
     others |= {t[len(p):] for t in others for p in _rules().prefixes if t.startswith(p) and len(t) - len(p) >= 4}
-    relevant = [(scope, heads, start) for _, scope, heads, start in _negations(text)
-                if heads & others or len(set(scope) & others) >= (1 if loose else 2)]
+    relevant = [(scope, heads, start) for _, scope, heads, start, elided in _negations(text)
+                if heads & others or (not elided and len(set(scope) & others) >= (1 if loose else 2))]
     relevant += [((term,), frozenset({term}), start) for term, start in _prefixed_negations(text, others)]
     anchor = max((len(set(scope) & others) for scope, heads, _ in relevant if heads & others), default=0)
     # Two negations cancel inside one clause ("cannot ... without"), not across clauses ("Do not take more than

@@ -99,6 +99,9 @@ def test_decide_support(case: str, f: SupportFeatures, support: str, reason_has:
          "Do not bring more than two bags aboard, and do not bring bags wider than 40 cm.", False),
         ("Guests may bring more than two bags aboard.",
          "Do not bring more than two bags aboard, and do not bring bags wider than 40 cm.", True),
+        # A negation with its verb left out denies the previous clause of its own subject only.
+        ("Exports to Chile rose in March.", "Imports from Chile rose in March, but exports to Chile did not.", True),
+        ("Imports from Chile rose in March.", "Imports from Chile rose in March, but exports to Chile did not.", False),
     ],
 )
 def test_only_negations_about_the_claim_flip_it(claim: str, quote: str, flipped: bool) -> None:
