@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ledger.core.types import Support
 from ledger.text.alignment import states_verbatim
 from ledger.text.quantities import Agreement, Quantity, QuantityMatch, compare_quantities, extract_quantities
-from ledger.text.terms import coverage, crossed_slots, find_swaps, key_terms, polarity
+from ledger.text.terms import coverage, crossed_slots, find_swaps, key_terms, only_denied, polarity
 
 _PRIORITY: dict[Support, int] = {"full": 3, "contradicted": 2, "partial": 1, "none": 0}
 
@@ -87,6 +87,8 @@ def features(
     polar = quote if polarity_text is None else polarity_text
     # Another name in the claim's place, or two of the claim's parts in each other's places.
     swaps = find_swaps(claim, polar) + tuple(renamed) + crossed_slots(claim, polar)
+    if only_denied(claim, polar):
+        swaps += (("only", "not only"),)
     named = {t for a, _ in swaps for t in key_terms(a)}
     swaps += tuple(pair for pair in contrasts if not set(key_terms(pair[0])) & named)
     ours = {t for a, _ in swaps for t in key_terms(a)}

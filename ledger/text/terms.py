@@ -273,6 +273,17 @@ def crossed_slots(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+_ONLY = re.compile(r"\bonly\b", re.IGNORECASE)
+_NOT_ONLY = re.compile(r"\bnot\s+only\b", re.IGNORECASE)
+
+
+def only_denied(claim: str, quote: str) -> bool:
+    """Whether the claim restricts something with "only" and the quote says "not only" ("suggests names only from the
+    active table" against "from all open tables, not only from the active one"). Pure. ("Not only" is no negation
+    elsewhere: "not only X but also Y" affirms X.)"""
+    return bool(_ONLY.search(claim)) and not _NOT_ONLY.search(claim) and bool(_NOT_ONLY.search(quote))
+
+
 def negation_scopes(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str]]]:
     """Each negation cue, the key terms it negates (nearest first) and its heads: the word it negates first, or
     every item of a list it negates. The scope is the next few words of the clause, and for predicate adjectives

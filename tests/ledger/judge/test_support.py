@@ -136,6 +136,15 @@ def test_two_parties_in_each_others_places_contradict() -> None:
     assert decide_support(same)[0] == "full"
 
 
+def test_only_is_denied_by_not_only() -> None:
+    quote = "Members may now borrow e-books from every library in the county, not only from their home branch."
+    f = features("Members may borrow e-books only from their home branch.", quote, 0.85)
+    assert decide_support(f)[0] == "contradicted"
+    # "not only X but also Y" affirms X: a claim of X alone stands
+    g = features("Members may borrow e-books from their home branch.", quote, 0.85)
+    assert decide_support(g)[0] != "contradicted"
+
+
 def chunk(text: str) -> Chunk:
     """A chunk as ingest makes it (tables rendered as sentences), under a fixed hash."""
     return make_chunk(text).model_copy(update={"hash": "c0ffee000000"})
