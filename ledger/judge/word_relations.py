@@ -19,6 +19,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ledger.text.nltk_parts import WORDNET_SUFFIXES
+
 TABLE = Path(__file__).with_name("models") / "wordnet.npz"
 POS_CODES = {"n": 0, "v": 1, "a": 2, "r": 3}
 SENSES = 3  # a word's commonest senses per phrase that count: rarer ones would make every pair related
@@ -33,14 +35,6 @@ RELATION_FEATURES = (
     "claim word known", "evidence word known", *_RELATIONS, "closeness", *_POS_NAMES,
     *(f"{pos} {name}" for pos in _POS_NAMES for name in _RELATIONS),
 )
-# WordNet's suffix rules for inflected forms (NLTK's morphy), by part of speech.
-_SUFFIXES: dict[str, tuple[tuple[str, str], ...]] = {
-    "n": (("s", ""), ("ses", "s"), ("ves", "f"), ("xes", "x"), ("zes", "z"), ("ches", "ch"), ("shes", "sh"),
-          ("men", "man"), ("ies", "y")),
-    "v": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""), ("ing", "e"), ("ing", "")),
-    "a": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
-    "r": (),
-}
 
 
 @dataclass(frozen=True, eq=False)  # hashed by identity: one table per process
@@ -78,11 +72,12 @@ class WordNetTable:
         return tuple(int(s) for s in found if self.pos[s] == POS_CODES[pos])
 
     def _base_form(self, form: str, pos: str) -> str | None:
-        """The first base form of `form` that WordNet has for this part of speech (NLTK's morphy)."""
+        """The first base form of `form` that WordNet has for this part of speech (NLTK's morphy: its exception lists,
+        then its suffix rules)."""
         if (pos, form) in self.exceptions:
             candidates = [form, *self.exceptions[(pos, form)]]
         else:
-            candidates = [form] + [form[: -len(old)] + new for old, new in _SUFFIXES[pos] if form.endswith(old)]
+            candidates = [form] + [form[: -len(old)] + new for old, new in WORDNET_SUFFIXES[pos] if form.endswith(old)]
         return next((c for c in candidates if c and self._lemma_senses(c, pos)), None)
 
     def word_senses(self, word: str) -> tuple[int, ...]:

@@ -1,4 +1,5 @@
-"""The parts of NLTK the product uses (Punkt, the Porter stemmer), imported without SciPy and scikit-learn.
+"""The parts of NLTK the product uses (Punkt, the Porter stemmer, WordNet's suffix rules), imported without SciPy
+and scikit-learn.
 
 `import nltk` imports every NLTK sub-package, and two of them pull in SciPy (collocation statistics) and
 scikit-learn with pandas (a classifier wrapper): seconds of start-up for `evidence ask`, for nothing it uses. Both
@@ -48,8 +49,12 @@ def _import_nltk() -> None:
 
 _import_nltk()
 
+from nltk.corpus.reader.wordnet import WordNetCorpusReader  # noqa: E402
 from nltk.stem.porter import PorterStemmer  # noqa: E402
 from nltk.tokenize import punkt  # noqa: E402
 from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer, PunktTrainer  # noqa: E402
 
-__all__ = ["PorterStemmer", "PunktParameters", "PunktSentenceTokenizer", "PunktTrainer", "punkt"]
+# WordNet's suffix rules for inflected forms, by part of speech ("ies" -> "y" for nouns): morphy's, without its data.
+WORDNET_SUFFIXES: dict[str, list[tuple[str, str]]] = WordNetCorpusReader.MORPHOLOGICAL_SUBSTITUTIONS
+
+__all__ = ["WORDNET_SUFFIXES", "PorterStemmer", "PunktParameters", "PunktSentenceTokenizer", "PunktTrainer", "punkt"]
