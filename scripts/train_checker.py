@@ -95,6 +95,12 @@ def load_split(name: str) -> list[dict]:
         return [json.loads(line) for line in f]
 
 
+def load_jsonl(path: Path) -> list[dict]:
+    """Rows of {"premise", "hypothesis", "label", "source"} from a plain .jsonl file."""
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
 # ---------------------------------------------------------------- bi-encoder sentence selection
 _BI = None
 
@@ -338,11 +344,12 @@ def print_metrics(title, m):
     sys.stdout.flush()
 
 
-def dev_items(tok, out: Path, max_length: int, variant: str = "select", limit: int = 0):
-    rows = load_split("dev")
+def dev_items(tok, out: Path, max_length: int, variant: str = "select", limit: int = 0, path: str | None = None):
+    rows = load_jsonl(Path(path)) if path else load_split("dev")
     if limit:  # smoke tests only
         rows = random.Random(0).sample(rows, limit)
-    sel = selection_cache(rows, "dev" if not limit else f"dev_limit{limit}", out)
+    name = f"file_{Path(path).stem}" if path else "dev"
+    sel = selection_cache(rows, name if not limit else f"{name}_limit{limit}", out)
     enc = Encoded(tok, rows, sel, max_length)
     items = [enc.item(i, variant == "select") for i in range(len(rows))]
     return rows, enc.labels, items
@@ -364,6 +371,11 @@ def cmd_train(a):
     tok = get_tokenizer()
     rows = load_split("train")
     sel = selection_cache(rows, "train", out)
+    for extra in a.extra or []:  # more pairs, e.g. scripts/build_contrast_pairs.py's minimal pairs
+        more = load_jsonl(Path(extra))
+        sel += selection_cache(more, f"extra_{Path(extra).stem}", out)
+        rows += more
+        log(f"{len(more)} pairs from {extra}")
     log("tokenising ...")
     enc = Encoded(tok, rows, sel, a.max_length)
     counts = np.bincount(enc.labels, minlength=3)
@@ -507,12 +519,12 @@ def cmd_evaluate(a):
     log(f"evaluating {ck}")
     results = {}
     for variant in a.variants.split(","):
-        rows, labels, items = dev_items(tok, out, a.max_length, variant, a.dev_limit)
+        rows, labels, items = dev_items(tok, out, a.max_length, variant, a.dev_limit, a.dev_file)
         t0 = time.time()
         probs = predict_encoded(model, items, pad_id=tok.pad_token_id)
         log(f"{len(items)} pairs in {time.time() - t0:.1f}s")
         m = metrics(labels, probs.argmax(1), [r["source"] for r in rows])
-        print_metrics(f"NLI dev fp32 ({variant} premise)", m)
+        print_metrics(f"{a.dev_file or 'NLI dev'} fp32 ({variant} premise)", m)
         results[variant] = m
     if a.json:
         Path(a.json).write_text(json.dumps(results, indent=1))
@@ -732,6 +744,8 @@ def main():
         p.add_argument("--resume", action="store_true")
         p.add_argument("--init", help="start from these weights instead of the base model: a checkpoint (.pt) or an "
                                       "exported checker (.onnx, e.g. ledger/judge/models/checker_int8.onnx)")
+        p.add_argument("--extra", action="append", help="a .jsonl of more training pairs (repeatable), e.g. the "
+                                                        "minimal pairs of scripts/build_contrast_pairs.py")
         p.add_argument("--source-weights", default="snli=0.4",
                        help="per-epoch keep probability by source, e.g. snli=0.4 (SNLI captions are the "
                             "furthest from the target domains)")
@@ -742,6 +756,7 @@ def main():
     common(p)
     p.add_argument("--ckpt")
     p.add_argument("--variants", default="select,full")
+    p.add_argument("--dev-file", help="evaluate on this .jsonl of pairs instead of the NLI dev split")
     p.add_argument("--json")
     p = sub.add_parser("export")
     common(p)

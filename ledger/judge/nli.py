@@ -17,11 +17,12 @@ import numpy as np
 
 from ledger.core.errors import ModelError
 from ledger.core.types import Chunk
-from ledger.judge.support import SupportCheck, SupportChecker
+from ledger.judge.support import SAYS_MORE, SupportCheck, SupportChecker
 from ledger.text.quantities import compare_quantities, extract_quantities
 
 NLI_LABELS = ("contradiction", "entailment", "neutral")
 MODEL_ENTAILED = "the model finds it entailed"  # how a reason starts when the model alone found the support
+UNSTATED_ENTAILMENT = 0.2  # support the model reads as neutral is dropped only when it finds it this unlikely entailed
 _LOCAL_DECISIVE = ("quantity", "date", "negation", "swap")  # local contradictions the model may not overrule
 
 
@@ -34,6 +35,7 @@ class NliThresholds:
     rescue: float = 0.7  # a quote the rules found no support in, but the model finds entailed, is partial support
     refute: float = 0.7  # ... and one the model finds contradicted is a contradiction
     related: float = 0.0  # the quote's similarity to the claim that rescue and refute need
+    unstated: float = 0.6  # support the model reads as neutral (this sure, and entailed < 0.2) is dropped
 
 
 def label_indices(id2label: Mapping[Any, str]) -> dict[str, int]:
@@ -56,6 +58,10 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     - a local contradiction from figures, dates, negation or a swapped name stands, and so does a quote that states
       the claim word for word;
     - a contradiction the model is sure of (>= `contradiction`) turns full or partial support into contradicted;
+    - support the model reads as neutral (>= `unstated`) and hardly entailed (< UNSTATED_ENTAILMENT) is dropped: the
+      claim adds a cause, a condition or a detail the quote does not give ("..., because it can affect the baby's
+      heart"), which the rules' word overlap cannot see; not when the rules matched the claim's figures ("every six
+      months" for "twice a year" reads as neutral to the model);
     - an entailment (>= `entailment`) turns partial support into full;
     - a quote the rules found no support in (at least `related` similar) is partial support when the model finds
       it entailed (>= `rescue`) and a contradiction when it finds it contradicted (>= `refute`): the rules see
@@ -70,6 +76,11 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
         return local
     if local.support in ("full", "partial") and contra >= t.contradiction:
         return replace(local, support="contradicted", rule="nli", reason=f"the model reads a contradiction ({said})")
+    neutral = probs.get("neutral", 0.0)
+    if (local.support in ("full", "partial") and local.rule != "full_figures" and neutral >= t.unstated
+            and entail < UNSTATED_ENTAILMENT):
+        return replace(local, support="none", rule="nli",
+                       reason=f"{SAYS_MORE} (NLI: neutral {neutral:.2f}, entailment {entail:.2f})")
     if local.support == "partial" and entail >= t.entailment:
         reason = f"{local.reason}; the model finds it entailed ({said})"
         return replace(local, support="full", rule="nli", reason=reason)

@@ -75,6 +75,7 @@ def _parts(sentence: str) -> list[tuple[str, int, int, tuple[str, ...]]]:
 
 
 UNCHECKED = "could not be checked"  # how the reason of a pair that failed on a bug starts
+SAYS_MORE = "the model reads the claim as saying more than the quote"  # how support the model dropped is explained
 
 
 def _unchecked(claim: str, exc: Exception) -> SupportCheck:

@@ -114,7 +114,8 @@ def nli_thresholds(settings: Settings) -> NliThresholds:
     from ledger.judge.nli import NliThresholds
 
     j = settings.judge
-    return NliThresholds(contradiction=j.nli_overrule, rescue=j.nli_rescue, refute=j.nli_refute, related=j.nli_related)
+    return NliThresholds(contradiction=j.nli_overrule, rescue=j.nli_rescue, refute=j.nli_refute, related=j.nli_related,
+                         unstated=j.nli_unstated)
 
 
 def build_support_checker(settings: Settings, embedder: Embedder) -> SupportChecker:

@@ -67,3 +67,20 @@ def test_a_claim_a_document_states_word_for_word_is_never_not_found() -> None:
     assert entry.verdict == "weak" and entry.evidence[0].quote == quote
     paraphrase = match.model_copy(update={"quote": "Every backup is encrypted (AES-256) and copied nightly."})
     assert decide_entry(claim, [], [paraphrase], [], date(2026, 1, 1), JudgeSettings()).verdict == "not_found"
+
+
+def test_support_the_model_dropped_leaves_a_not_found_that_shows_the_passage_and_says_why() -> None:
+    from ledger.judge.support import SAYS_MORE
+
+    claim = Claim(id="c2", text="Trouble with the Curve is a film about baseball scouts.", type="fact",
+                  importance="material")
+    dropped = searched(0.86, support="none").model_copy(
+        update={"reason": f"{SAYS_MORE} (NLI: neutral 0.91, entailment 0.03)"})
+    entry = decide_entry(claim, [], [dropped], [], date(2026, 1, 1), JudgeSettings())
+    assert entry.verdict == "not_found" and entry.confidence == 0.0
+    assert entry.notes.startswith("No passage in the documents states this.")
+    assert "The closest passage, 'Films' [abc123], says less than the claim" in entry.notes
+    assert "neutral 0.91" in entry.notes
+    assert [m.quote for m in entry.evidence] == [dropped.quote]  # the reviewer can read what was not enough
+    plain = decide_entry(claim, [], [searched(0.86, support="none")], [], date(2026, 1, 1), JudgeSettings())
+    assert "closest passage" not in plain.notes

@@ -19,6 +19,7 @@ from ledger.core.settings import Settings
 from ledger.core.types import Chunk
 from ledger.judge.checker_model import load_bundled_checker
 from ledger.judge.nli import (
+    UNSTATED_ENTAILMENT,
     CrossEncoderSupportChecker,
     NliThresholds,
     combine,
@@ -136,6 +137,13 @@ def test_a_quote_without_the_claims_amount_is_not_read_by_the_model() -> None:
         (local("none", "error"), {"entailment": 0.1, "contradiction": 0.99}, "none"),  # an unchecked pair stays so
         (local("none", quote=""), {"entailment": 0.99, "contradiction": 0.0}, "none"),  # nothing quoted, nothing read
         (local("full"), {"entailment": 0.1, "contradiction": 0.1}, "full"),
+        # A claim that says more than the quote (an added cause or detail): the model reads it as neutral.
+        (local("full"), {"entailment": 0.05, "contradiction": 0.05, "neutral": 0.9}, "none"),
+        (local("partial"), {"entailment": 0.1, "contradiction": 0.2, "neutral": 0.7}, "none"),
+        (local("full"), {"entailment": 0.25, "contradiction": 0.05, "neutral": 0.7}, "full"),  # it might be entailed
+        (local("full"), {"entailment": 0.05, "contradiction": 0.45, "neutral": 0.5}, "full"),  # not sure enough
+        (local("full", "full_figures"), {"entailment": 0.05, "contradiction": 0.0, "neutral": 0.95}, "full"),
+        (local("full", "verbatim"), {"entailment": 0.0, "contradiction": 0.0, "neutral": 1.0}, "full"),
     ],
 )
 def test_combine(before: SupportCheck, probs: dict[str, float], after: str) -> None:
@@ -255,6 +263,20 @@ def test_the_bundled_checker_reads_an_entailment_and_a_contradiction() -> None:
     assert probs.shape == (3, 3) and abs(float(probs.sum(axis=1).max()) - 1.0) < 1e-4
     assert labels[int(probs[0].argmax())] == "entailment"
     assert labels[int(probs[1].argmax())] == "contradiction"
+
+
+def test_the_bundled_checker_reads_an_added_cause_as_not_stated() -> None:
+    """What dropping support on the model's "neutral" rests on: a claim that adds a reason the quote does not give."""
+    quote = "The east wing of the museum is closed to visitors."
+    probs = load_bundled_checker().predict([
+        (quote, "The east wing of the museum is closed to visitors because its roof is being repaired."),
+        (quote, "The east wing of the museum is closed to visitors."),
+    ])
+    labels = {name: i for i, name in load_bundled_checker().config.id2label.items()}
+    said_more, said = probs
+    assert said_more[labels["neutral"]] >= NliThresholds().unstated
+    assert said_more[labels["entailment"]] < UNSTATED_ENTAILMENT
+    assert said[labels["entailment"]] > 0.5
 
 
 def test_the_model_reads_the_quote_with_its_neighbours() -> None:
