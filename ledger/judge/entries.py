@@ -82,7 +82,10 @@ def decide_entry(
         flags.append(UNCITED)
 
     similarities = [m.similarity for m in deciding]
-    inferred = bool(deciding) and max(similarities) < INFERENCE_SIMILARITY
+    # A low similarity means the quote only implies the claim, unless it states the claim word for word (a short
+    # claim inside a long sentence, or one the sentence splitter left joined to its neighbour: "... 5 p.m. Guided").
+    inferred = (bool(deciding) and max(similarities) < INFERENCE_SIMILARITY
+                and not any(m.support == "full" and states_verbatim(claim.text, m.quote) for m in deciding))
     conf = confidence(resolution.support, similarities, requires_inference=inferred)
     verdict = verdict_for(resolution.support, conf, settings.supported_confidence)
     if verdict == "not_found":

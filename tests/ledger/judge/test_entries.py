@@ -64,7 +64,10 @@ def test_a_claim_a_document_states_word_for_word_is_never_not_found() -> None:
     match = EvidenceMatch(chunk_hash="def456", document="Backups", similarity=0.41, support="full", quote=quote,
                           match_type="semantic", reason="the quote states the claim word for word")
     entry = decide_entry(claim, [], [match], [], date(2026, 1, 1), JudgeSettings())
-    assert entry.verdict == "weak" and entry.evidence[0].quote == quote
+    # Supported, not "weak": a low similarity is read as "the quote only implies the claim" (seed 004 §5.2), but this
+    # quote states it in so many words.
+    assert entry.verdict == "supported" and entry.evidence[0].quote == quote
+    assert "only implies" not in entry.notes
     paraphrase = match.model_copy(update={"quote": "Every backup is encrypted (AES-256) and copied nightly."})
     assert decide_entry(claim, [], [paraphrase], [], date(2026, 1, 1), JudgeSettings()).verdict == "not_found"
 
