@@ -118,9 +118,9 @@ class JudgeSettings(_Section):
                               "with at least this probability.")
     nli_unstated: float = Field(0.6, description="Support the rules found in a quote is dropped when the NLI model "
                                 "reads the claim as saying more than the quote (neutral) with at least this "
-                                "probability and finds it entailed with less than 0.2 (not when the rules matched "
-                                "the claim's figures, nor a quote that states the claim word for word); above 1, "
-                                "never.")
+                                "probability and finds it entailed with less than 0.2 (not when a figure the rules "
+                                "matched is written otherwise in the quote, nor a quote that states the claim word "
+                                "for word); above 1, never.")
     nli_related: float = Field(0.0, description="Similarity of quote and claim that the model's rescue or refutation "
                                "needs.")
     lexicon_dir: Path | None = Field(

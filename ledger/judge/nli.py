@@ -52,7 +52,8 @@ def label_indices(id2label: Mapping[Any, str]) -> dict[str, int]:
     return {name: by_name[name] for name in NLI_LABELS}
 
 
-def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThresholds | None = None) -> SupportCheck:
+def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThresholds | None = None,
+            figures_reworded: bool = True) -> SupportCheck:
     """The support after the model's say on the local check's quote. Pure.
 
     - a local contradiction from figures, dates, negation or a swapped name stands, and so does a quote that states
@@ -60,8 +61,8 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     - a contradiction the model is sure of (>= `contradiction`) turns full or partial support into contradicted;
     - support the model reads as neutral (>= `unstated`) and hardly entailed (< UNSTATED_ENTAILMENT) is dropped: the
       claim adds a cause, a condition or a detail the quote does not give ("..., because it can affect the baby's
-      heart"), which the rules' word overlap cannot see; not when the rules matched the claim's figures ("every six
-      months" for "twice a year" reads as neutral to the model);
+      heart"), which the rules' word overlap cannot see; not when a figure the rules matched is written otherwise
+      in the quote ("every six months" for "twice a year" reads as neutral to the model: `figures_reworded`);
     - an entailment (>= `entailment`) turns partial support into full;
     - a quote the rules found no support in (at least `related` similar) is partial support when the model finds
       it entailed (>= `rescue`) and a contradiction when it finds it contradicted (>= `refute`): the rules see
@@ -77,8 +78,8 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     if local.support in ("full", "partial") and contra >= t.contradiction:
         return replace(local, support="contradicted", rule="nli", reason=f"the model reads a contradiction ({said})")
     neutral = probs.get("neutral", 0.0)
-    if (local.support in ("full", "partial") and local.rule != "full_figures" and neutral >= t.unstated
-            and entail < UNSTATED_ENTAILMENT):
+    if (local.support in ("full", "partial") and not (local.rule == "full_figures" and figures_reworded)
+            and neutral >= t.unstated and entail < UNSTATED_ENTAILMENT):
         return replace(local, support="none", rule="nli",
                        reason=f"{SAYS_MORE} (NLI: neutral {neutral:.2f}, entailment {entail:.2f})")
     if local.support == "partial" and entail >= t.entailment:
@@ -91,6 +92,14 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
             return replace(local, support="contradicted", rule="nli",
                            reason=f"the model reads a contradiction ({said})")
     return replace(local, reason=f"{local.reason} ({said})")
+
+
+def figures_reworded(claim: str, quote: str) -> bool:
+    """Whether a figure of the claim that the quote states is written otherwise there ("every six months" for "twice
+    a year", "12 months" for "one year"): a reading the model cannot make. Pure."""
+    agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
+    said = " ".join(quote.lower().split())
+    return any(" ".join(m.claim.text.lower().split()) not in said for m in agreement.matched)
 
 
 _AMOUNTS = ("money", "percent", "count", "duration", "frequency", "time")
@@ -184,7 +193,7 @@ class CrossEncoderSupportChecker:
         probs = self.probabilities([(premise(pairs[i][1].text, local[i]), pairs[i][0]) for i in todo])
         out = list(local)
         for i, p in zip(todo, probs, strict=True):
-            out[i] = combine(local[i], p, self.thresholds)
+            out[i] = combine(local[i], p, self.thresholds, figures_reworded(pairs[i][0], local[i].quote))
         return out
 
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:

@@ -24,6 +24,7 @@ from ledger.judge.nli import (
     NliThresholds,
     combine,
     figure_missing,
+    figures_reworded,
     label_indices,
     premise,
     worth_reading,
@@ -314,3 +315,15 @@ def test_a_pairs_probabilities_do_not_depend_on_the_other_pairs_read_with_it() -
     others = [("A much longer passage about harbour fees, mooring rules and the winter timetable. " * 3, "Fees rise.")]
     alone = model.predict([pair])[0]
     assert (model.predict([*others, pair])[1] == alone).all()
+
+
+def test_figures_written_otherwise_are_the_rules_to_confirm_not_the_models_to_doubt() -> None:
+    assert figures_reworded("The platform is tested every six months.", "It is tested twice a year.")
+    assert figures_reworded("An exception lasts no more than twelve months.", "Exceptions last at most one year.")
+    assert not figures_reworded("The generator runs for 9 hours at half load because of its ECO mode.",
+                                "With a full tank it runs for 9 hours at half load.")
+    assert not figures_reworded("The museum is closed.", "The museum is closed.")  # no figure at all
+    said_more = {"entailment": 0.03, "contradiction": 0.02, "neutral": 0.95}
+    matched = local("full", "full_figures")
+    assert combine(matched, said_more, figures_reworded=True).support == "full"
+    assert combine(matched, said_more, figures_reworded=False).support == "none"  # "9 hours" it can read itself
