@@ -37,17 +37,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ledger.judge.word_relations import POS_CODES, WordNetTable, bundled_wordnet  # noqa: E402
+from ledger.judge.word_relations import WordNetTable, bundled_wordnet  # noqa: E402
+from ledger.text.terms import negation_cues  # noqa: E402
 
 DATA_DIR = Path("/work/shared/data/nli")
 WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 NAME = re.compile(r"\b[A-Z][a-z]+(?:[ -][A-Z][a-z]+)+\b")  # two or more capitalised words in a row
 # Words whose scope flips what a changed word implies ("not small" is no contradiction of "not large"; "all
-# animals" does not follow from "all dogs"): claims with one are not changed. A closed class of English, like the
-# judge's negation list.
-SCOPE = {"not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "n't", "cannot", "all",
-         "every", "each", "any", "only", "few", "fewer", "less", "least", "most", "some", "doesn't", "isn't",
-         "wasn't", "aren't", "weren't", "didn't", "don't", "won't", "hasn't", "haven't", "hadn't", "can't"}
+# animals" does not follow from "all dogs"): claims with one, or with a negation the judge reads (`negation_cues`),
+# are not changed.
+QUANTIFIERS = {"all", "every", "each", "any", "only", "few", "fewer", "less", "least", "most", "some"}
 FUNCTION = {"a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with", "from", "and", "or", "is", "are",
             "was", "were", "be", "been", "it", "its", "this", "that", "he", "she", "they", "his", "her", "their",
             "has", "have", "had", "as", "there"}
@@ -145,7 +144,7 @@ def candidates(row: dict, lex: Lexicon, rng: random.Random, min_count: int) -> l
     hyp, prem = row["hypothesis"], row["premise"]
     words = tokenise(hyp)
     lower = {w.lower() for _, _, w in words}
-    if lower & SCOPE or len(words) < 3 or len(words) > 40:
+    if negation_cues(hyp) or lower & QUANTIFIERS or len(words) < 3 or len(words) > 40:
         return []
     prem_lower = {w.lower() for _, _, w in tokenise(prem)}
     out: list[dict] = []
@@ -298,5 +297,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    assert set(POS_CODES) >= set(ANTONYM_POS)
     main()

@@ -62,7 +62,8 @@ def decide_entry(
     """The ledger entry of one claim, from the matches of the chunks it cites and of the chunks found by search."""
     settings = settings or JudgeSettings()
     unchecked = [m for m in cited + semantic if m.reason.startswith(UNCHECKED)]
-    says_less = sorted((m for m in cited + semantic if m.reason.startswith(SAYS_MORE)), key=lambda m: -m.similarity)
+    says_less = max((m for m in cited + semantic if m.reason.startswith(SAYS_MORE)), key=lambda m: m.similarity,
+                    default=None)  # the closest passage whose support the model dropped
     semantic = [m for m in semantic
                 if keep_semantic(m, settings.similarity_threshold, settings.nli_confirm, claim.text)]
     useful_cited = [m for m in cited if m.support != "none"]
@@ -114,15 +115,14 @@ def decide_entry(
         notes.insert(0, _verdict_note(verdict, lead))
     else:
         notes.insert(0, "No passage in the documents states this.")
-        if says_less:  # the rules' support that the model dropped: show the passage, and why it is not enough
-            closest = says_less[0]
-            notes.append(f"The closest passage, {_cite(closest)}, says less than the claim ({closest.reason}).")
+        if says_less is not None:  # show the passage, and why it is not enough
+            notes.append(f"The closest passage, {_cite(says_less)}, says less than the claim ({says_less.reason}).")
     if unchecked and verdict != "supported":
         # A bug in the checker must not pass for an absence of evidence: say which passages went unread, and why.
         what = unchecked[0].reason.removeprefix(UNCHECKED).lstrip(": ")
         notes.append(f"{len(unchecked)} passage(s) {UNCHECKED} ({what}): this verdict may be wrong; see the log.")
 
-    rest = [m for m in useful_cited + semantic + cited + says_less[:1] if m not in deciding]
+    rest = [m for m in useful_cited + semantic + cited + ([says_less] if says_less else []) if m not in deciding]
     evidence = _unique(deciding + rest)[: max(settings.top_k, len(deciding))]
     return LedgerEntry(
         claim=claim, verdict=verdict, confidence=conf, evidence=evidence, flags=_unique(flags), notes=" ".join(notes)

@@ -193,7 +193,8 @@ class CrossEncoderSupportChecker:
         probs = self.probabilities([(premise(pairs[i][1].text, local[i]), pairs[i][0]) for i in todo])
         out = list(local)
         for i, p in zip(todo, probs, strict=True):
-            out[i] = combine(local[i], p, self.thresholds, figures_reworded(pairs[i][0], local[i].quote))
+            reworded = local[i].rule == "full_figures" and figures_reworded(pairs[i][0], local[i].quote)
+            out[i] = combine(local[i], p, self.thresholds, reworded)  # figures read again only where they count
         return out
 
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:
