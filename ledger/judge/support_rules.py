@@ -16,6 +16,7 @@ from ledger.text.quantities import Agreement, Quantity, QuantityMatch, compare_q
 from ledger.text.terms import coverage, crossed_slots, find_swaps, key_terms, only_denied, polarity
 
 _PRIORITY: dict[Support, int] = {"full": 3, "contradicted": 2, "partial": 1, "none": 0}
+_FIGURES = ("full_figures", "computed")  # full support whose figures the quote gives, or works out to
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class SupportCheck:
     quote: str
     similarity: float
     reason: str
-    rule: str = ""  # verbatim, full, full_figures, partial, none, quantity, date, negation, swap, nli, error
+    rule: str = ""  # verbatim, full, full_figures, computed, partial, none, quantity, date, negation, swap, nli, error
     quote_start: int = 0  # the quote's span in the chunk text (a heading or table header quoted with a sentence
     quote_end: int = 0  # under it, joined by " … ", spans from the one to the other)
     entailment: float | None = None  # the NLI model's probability that the quote entails the claim; None: not read
@@ -172,8 +173,8 @@ def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
         or f.similarity >= t.paraphrase_similarity
         or (figures_anchored and f.similarity >= t.figure_similarity and f.coverage >= t.related_coverage)
     ):
-        figures = f"; figures agree ({', '.join(m.claim.text for m in q.matched)})" if q.matched else ""
-        rule = "full_figures" if q.matched else "full"
+        figures = f"; figures agree ({', '.join(_agreed(m) for m in q.matched)})" if q.matched else ""
+        rule = "computed" if any(m.derivation for m in q.matched) else "full_figures" if q.matched else "full"
         return "full", rule, f"the quote states the claim (similarity {f.similarity:.2f}){figures}"
     if (
         f.similarity >= t.partial_similarity and f.coverage >= t.partial_coverage
@@ -187,6 +188,14 @@ def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
     if q.absent and not q.matched:
         return "none", "none", f"the evidence does not give the claim's figure {q.absent[0].claim.text}"
     return "none", "none", f"related evidence that does not state the claim (similarity {f.similarity:.2f})"
+
+
+COMPUTED = "computed:"  # in a reason: a claim figure is worked out from two of the quote's (ledger.text.derived)
+
+
+def _agreed(m: QuantityMatch) -> str:
+    """A matched claim figure for the reason, with its working if computed ("four years, computed: 1893 − 1889")."""
+    return f"{m.claim.text}, {COMPUTED} {m.derivation}" if m.derivation else m.claim.text
 
 
 def decide_support(f: SupportFeatures, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> tuple[Support, str]:
@@ -210,7 +219,7 @@ def choose_check(checks: list[tuple[float, float, SupportCheck]]) -> SupportChec
     comes first, then one whose figures agree.
     """
     full = max((c for c in checks if c[2].support == "full"),
-               key=lambda c: (c[2].rule == "verbatim", c[2].rule == "full_figures", c[0]), default=None)
+               key=lambda c: (c[2].rule == "verbatim", c[2].rule in _FIGURES, c[0]), default=None)
     against = max((c for c in checks if c[2].support == "contradicted"), key=lambda c: (c[1], c[0]), default=None)
     if against is not None and (full is None or against[1] > full[1]):
         return against[2]

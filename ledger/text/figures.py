@@ -43,6 +43,7 @@ class QuantityMatch:
     status: Status
     evidence: Quantity | None = None
     anchor: int = 0
+    derivation: str = ""  # how the claim's figure is computed from two evidence figures ("1893 − 1889"), if it is
 
 
 @dataclass(frozen=True)

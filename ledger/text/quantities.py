@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from ledger.text.derived import derivation
 from ledger.text.figure_context import describe_figures
 from ledger.text.figures import Agreement, Kind, Quantity, QuantityMatch, Status
 from ledger.text.lexicon import lexicon
@@ -362,8 +363,8 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
                 results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
             else:
                 results.append(QuantityMatch(q, "matched", best, anchor(best)))
-        elif q.kind in ("count", "number", "ordinal", "money") and _derived(q, evidence):
-            results.append(QuantityMatch(q, "matched"))
+        elif how := derivation(q, evidence):
+            results.append(QuantityMatch(q, "matched", derivation=how))
         elif rival is not None:
             results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
         else:
@@ -376,13 +377,3 @@ def _said_by_another(e: Quantity, q: Quantity, claims: Sequence[Quantity]) -> bo
     the claim's 2025, not a rival of its 2024)."""
     return any(c is not q and _comparable(c, e) and (_date_status(c, e) == "matched" if c.kind in ("date", "weekday")
                                                      else _equal(c, e)) for c in claims)
-
-
-def _derived(q: Quantity, evidence: Sequence[Quantity]) -> bool:
-    """The claim's figure is the difference of two evidence figures of its kind ("up $2 million" from two totals;
-    "15 fewer deaths" from 89 and 74)."""
-    loose = q.kind in _LOOSE and not q.identifier
-    same = [e for e in evidence if (e.kind == q.kind and e.unit == q.unit)
-            or (loose and e.kind in _LOOSE and not e.identifier and not e.unit)]
-    return any(abs(abs(a.value - b.value) - q.value) <= 1e-6 * max(1.0, q.value)
-               for n, a in enumerate(same) for b in same[n + 1:])

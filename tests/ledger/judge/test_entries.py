@@ -87,3 +87,21 @@ def test_support_the_model_dropped_leaves_a_not_found_that_shows_the_passage_and
     assert [m.quote for m in entry.evidence] == [dropped.quote]  # the reviewer can read what was not enough
     plain = decide_entry(claim, [], [searched(0.86, support="none")], [], date(2026, 1, 1), JudgeSettings())
     assert "closest passage" not in plain.notes
+
+
+@pytest.mark.model
+def test_a_figure_the_documents_work_out_to_is_supported_and_shows_the_working(embedder, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # "four years after" is in no sentence; 1889 and 1893 are. The claim is far from the sentence by cosine (under
+    # the similarity bar) and the model reads such arithmetic as a contradiction: the rules do the sum.
+    from ledger.core.settings import Settings
+    from ledger.judge.evaluation import EvalItem, judge_items
+    from ledger.loop.factory import build_support_checker
+
+    evidence = ["Margarethe Oyen (1841–1907) was a botanist best known for her study of mosses. Her two-volume Flora "
+                "of the Mosses of Western Norway, published in 1889 and 1893, described 212 species."]
+    items = [EvalItem(id=f"i{n}", claim=f"The second volume of Oyen's moss flora appeared {years} after the first.",
+                      evidence=evidence, label="supported") for n, years in enumerate(("four years", "six years"))]
+    right, wrong = judge_items(items, build_support_checker(Settings(home=tmp_path), embedder))
+    assert right.verdict in ("supported", "weak")
+    assert "computed: 1893 − 1889" in right.evidence[0].reason
+    assert wrong.verdict not in ("supported", "weak")

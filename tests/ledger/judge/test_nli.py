@@ -307,6 +307,11 @@ def test_the_model_reads_only_checks_it_may_change() -> None:
     verbatim = check("full", "verbatim", 0.95)
     kept = combine(verbatim, {"contradiction": 0.97, "entailment": 0.01, "neutral": 0.02})
     assert kept.support == "full" and kept.rule == "verbatim"
+    # nor one whose figures work out to the claim's ("four years after" from 1889 and 1893): the model reads the
+    # arithmetic it cannot do as a contradiction
+    computed = check("full", "computed", 0.66)
+    assert worth_reading(["a"], [computed]) == []
+    assert combine(computed, {"contradiction": 0.9, "entailment": 0.05, "neutral": 0.05}).support == "full"
 
 
 def test_a_pairs_probabilities_do_not_depend_on_the_other_pairs_read_with_it() -> None:

@@ -1,0 +1,167 @@
+"""Figures a claim computes from two of the evidence's: arithmetic, which rules do exactly and a language model cannot.
+
+"Four years after the first volume" from "published in 1889 and 1893", "pushed back by fifty minutes" from "from
+8:10 to 9:00", "almost five times that of the east" from "34% ... to 7% in the industrial east", "about 120 of the
+plants" from "240 plants ... half of them", "up $2 million" from two totals. Each function returns the working as a
+short formula for the verdict's reason ("1893 − 1889"), or None. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from datetime import date
+from itertools import combinations
+
+from ledger.text.figures import Quantity
+
+_DIGITS = re.compile(r"\d[\d,]*(?:\.(\d+))?")
+_YEAR = re.compile(r"\d{4}(?![\d,.])")
+_LOOSE = ("count", "number", "ordinal")
+_YEARS = (1000, 2200)  # a bare number in this range is read as a year when a span of years is asked for
+_ANY_YEAR = 2001  # not a leap year: "from 3 March to 14 April" spans the same days in most years
+_MINUTES_PER_DAY = 1440
+_MONTHS_PER_YEAR = 12
+_MULTIPLIER = "time"  # the stem of "times" in "five times that of": a count that is a ratio
+_RATIO_TOLERANCE = 0.05  # "three times" for 2.9 times: multipliers are written rounded
+
+
+def derivation(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
+    """How the claim's figure follows from two figures of the evidence, as a formula; None when it does not."""
+    for derive in (_difference, _years_between, _days_between, _clock_span, _ratio, _share_of_count, _share_as_percent):
+        if (how := derive(q, evidence)) is not None:
+            return how
+    return None
+
+
+def _close(value: float, target: float, q: Quantity, relative: float = 0.0) -> bool:
+    """Whether a computed value is the claim's figure, within the claim's own rounding ("about", "almost": 5%)."""
+    slack = max(relative, 0.05 if q.approx else 0.0) * abs(target)
+    return abs(value - target) <= max(slack, 1e-6 * max(1.0, abs(target)))
+
+
+def _half_unit(q: Quantity) -> float:
+    """Half a unit of the figure's last written digit: 12 of 40 is "30%" (±0.5), 37 of 1,284 is not "2.4%" (±0.05)."""
+    digits = _DIGITS.search(q.text)
+    decimals = len(digits.group(1) or "") if digits else 0
+    return 0.5 * 10.0 ** -decimals
+
+
+def _figure(e: Quantity) -> str:
+    return e.text.strip() or f"{e.value:g}"
+
+
+def _pairs(quantities: Iterable[Quantity]) -> Iterable[tuple[Quantity, Quantity]]:
+    """Pairs of figures, larger first."""
+    for a, b in combinations(quantities, 2):
+        yield (a, b) if a.value >= b.value else (b, a)
+
+
+def _is_amount(e: Quantity) -> bool:
+    return e.kind in _LOOSE and not e.identifier and _MULTIPLIER not in e.context
+
+
+def _difference(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
+    """"Up $2 million" from two totals; "15 fewer deaths" from 89 and 74: figures of the claim's kind and unit."""
+    if q.kind not in ("count", "number", "ordinal", "money") or _MULTIPLIER in q.context:
+        return None
+    loose = _is_amount(q)
+    same = [e for e in evidence if (e.kind == q.kind and e.unit == q.unit) or (loose and _is_amount(e) and not e.unit)]
+    for a, b in _pairs(same):
+        if _close(a.value - b.value, q.value, q):
+            return f"{_figure(a)} − {_figure(b)}"
+    return None
+
+
+def _year(e: Quantity) -> int | None:
+    """The year a figure names: a date that is only a year (not a decade), or a bare four-digit number."""
+    year_only = e.parts[1:] == (None, None, None) and (e.ranged or e.upper is None)
+    if e.kind == "date" and e.parts[0] is not None and year_only:
+        return e.parts[0]
+    if e.kind in ("number", "count") and _YEAR.match(e.text) and _YEARS[0] <= e.value <= _YEARS[1]:
+        return int(e.value)  # "in 1781", "1868 brought new industry": four digits with no thousands comma
+    return None
+
+
+def _years_between(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
+    """"Four years after the first" from "in 1889 and 1893": a span in whole years between two years."""
+    if q.kind != "duration" or q.unit != "month" or q.value % _MONTHS_PER_YEAR:
+        return None
+    years = sorted({y for e in evidence if (y := _year(e)) is not None}, reverse=True)
+    for a, b in combinations(years, 2):
+        if _close(a - b, q.value / _MONTHS_PER_YEAR, q):
+            return f"{a} − {b}"
+    return None
+
+
+def _day(e: Quantity, year: int) -> date | None:
+    """The calendar day of a date that names its month and day (in `year` when it names none)."""
+    if e.kind != "date" or e.parts[2] is None or e.parts[3] is None:
+        return None
+    try:
+        return date(e.parts[0] or year, e.parts[2], e.parts[3])
+    except ValueError:
+        return None
+
+
+def _days_between(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
+    """"Ran for six weeks" from "from 3 March to 14 April": days between two calendar dates (counted with or without
+    the last day when the claim counts days; a date without a year is in the year the other gives)."""
+    if q.kind != "duration" or q.unit != "day" or q.value < 1:
+        return None
+    dated = [e for e in evidence if e.kind == "date" and e.parts[2] is not None and e.parts[3] is not None]
+    for a, b in combinations(dated, 2):
+        year = a.parts[0] or b.parts[0] or _ANY_YEAR
+        first, last = sorted((_day(a, year), _day(b, year)), key=lambda d: d or date.min)
+        if first is None or last is None:
+            continue
+        span = (last - first).days
+        counts = (span, span + 1) if q.number == q.value else (span,)  # "12 days" may count both ends; weeks do not
+        if any(_close(n, q.value, q) for n in counts):
+            return f"{_figure(a)} to {_figure(b)}"
+    return None
+
+
+def _clock_span(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
+    """"Fifty minutes later" from "from 8:10 to 9:00": a duration of less than a day between two clock times."""
+    if q.kind != "duration" or q.unit != "day" or not 0 < q.value < 1:
+        return None
+    for a, b in _pairs(e for e in evidence if e.kind == "time"):
+        if _close((a.value - b.value) / _MINUTES_PER_DAY, q.value, q):
+            return f"{_figure(a)} − {_figure(b)}"
+    return None
+
+
+def _ratio(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
+    """"Almost five times that of the east" from 34% and 7%: the ratio of two figures of one kind and unit."""
+    if q.kind != "count" or _MULTIPLIER not in q.context or q.value < 2:
+        return None
+    for a, b in _pairs(e for e in evidence if e.kind in ("percent", "money", "count", "number") and e.value > 0):
+        comparable = a.kind == b.kind and a.unit == b.unit or (_is_amount(a) and _is_amount(b))
+        if comparable and _close(a.value / b.value, q.value, q, _RATIO_TOLERANCE):
+            return f"{_figure(a)} ÷ {_figure(b)}"
+    return None
+
+
+def _share_of_count(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
+    """"About 120 of the plants" from "240 plants ... half of them": a share of a count the evidence gives."""
+    if not _is_amount(q):
+        return None
+    shares = [e for e in evidence if e.kind == "percent" and 0 < e.value < 100]
+    for share in shares:
+        for whole in (e for e in evidence if _is_amount(e) and e.value > q.value):
+            if _close(whole.value * share.value / 100, q.value, q):
+                of = "" if share.text.rstrip().endswith(" of") else " of"
+                return f"{_figure(share)}{of} {_figure(whole)}"
+    return None
+
+
+def _share_as_percent(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
+    """"30% of the schools" from "12 of the 40 schools": one count of the evidence as a share of another."""
+    if q.kind != "percent" or not 0 < q.value < 100:
+        return None
+    for whole, part in _pairs(e for e in evidence if _is_amount(e) and e.value > 0):
+        share = 100 * part.value / whole.value
+        if abs(share - q.value) <= (0.05 * q.value if q.approx else _half_unit(q)):
+            return f"{_figure(part)} of {_figure(whole)}"
+    return None
