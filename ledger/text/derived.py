@@ -14,6 +14,7 @@ from datetime import date
 from itertools import combinations
 
 from ledger.text.figures import Quantity
+from ledger.text.numbers import MULTIPLE
 
 _DIGITS = re.compile(r"\d[\d,]*(?:\.(\d+))?")
 _YEAR = re.compile(r"\d{4}(?![\d,.])")
@@ -22,8 +23,8 @@ _YEARS = (1000, 2200)  # a bare number in this range is read as a year when a sp
 _ANY_YEAR = 2001  # not a leap year: "from 3 March to 14 April" spans the same days in most years
 _MINUTES_PER_DAY = 1440
 _MONTHS_PER_YEAR = 12
-_MULTIPLIER = "time"  # the stem of "times" in "five times that of": a count that is a ratio
 _RATIO_TOLERANCE = 0.05  # "three times" for 2.9 times: multipliers are written rounded
+_BOUND_REACH = 1.5  # "more than fivefold" for up to 7.5 times
 
 
 def derivation(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
@@ -58,12 +59,12 @@ def _pairs(quantities: Iterable[Quantity]) -> Iterable[tuple[Quantity, Quantity]
 
 
 def _is_amount(e: Quantity) -> bool:
-    return e.kind in _LOOSE and not e.identifier and _MULTIPLIER not in e.context
+    return e.kind in _LOOSE and not e.identifier and not e.context & MULTIPLE
 
 
 def _difference(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
     """"Up $2 million" from two totals; "15 fewer deaths" from 89 and 74: figures of the claim's kind and unit."""
-    if q.kind not in ("count", "number", "ordinal", "money") or _MULTIPLIER in q.context:
+    if q.kind not in ("count", "number", "ordinal", "money") or q.context & MULTIPLE:
         return None
     loose = _is_amount(q)
     same = [e for e in evidence if (e.kind == q.kind and e.unit == q.unit) or (loose and _is_amount(e) and not e.unit)]
@@ -134,13 +135,23 @@ def _clock_span(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
 
 def _ratio(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
     """"Almost five times that of the east" from 34% and 7%: the ratio of two figures of one kind and unit."""
-    if q.kind != "count" or _MULTIPLIER not in q.context or q.value < 2:
+    if q.kind != "count" or not q.context & MULTIPLE or q.value < 2:
         return None
     for a, b in _pairs(e for e in evidence if e.kind in ("percent", "money", "count", "number") and e.value > 0):
         comparable = a.kind == b.kind and a.unit == b.unit or (_is_amount(a) and _is_amount(b))
-        if comparable and _close(a.value / b.value, q.value, q, _RATIO_TOLERANCE):
+        if comparable and _ratio_holds(a.value / b.value, q):
             return f"{_figure(a)} ÷ {_figure(b)}"
     return None
+
+
+def _ratio_holds(ratio: float, q: Quantity) -> bool:
+    """Whether a ratio is the claim's multiple: "five times" within rounding, "more than fivefold" up to half as much
+    again (a bound, but one a writer would not use for a tenfold rise)."""
+    if q.bound == "min":
+        return q.value <= ratio < _BOUND_REACH * q.value
+    if q.bound == "max":
+        return q.value / _BOUND_REACH < ratio <= q.value
+    return _close(ratio, q.value, q, _RATIO_TOLERANCE)
 
 
 def _share_of_count(q: Quantity, evidence: Sequence[Quantity]) -> str | None:

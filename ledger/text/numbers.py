@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
+from ledger.text.lexicon import lexicon
 from ledger.text.terms import STOPWORDS, term_stem
 
 Token = tuple[str, int, int]  # (text, start, end)
@@ -227,6 +228,27 @@ def number_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
             break
         j += 1
     return (total + current, j) if last else None
+
+
+MULTIPLE = frozenset({"time", "fold"})  # what a multiple counts: "five times", "a 5-fold rise", "doubled"
+
+
+def multiple_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
+    """A multiple at token i written without "times" ("twice as many", "doubled", "fivefold") and the index after it.
+
+    "Twice" is a multiple only before a comparison ("twice the size"); "scored twice" counts occasions and "twice a
+    year" is a frequency (`frequency_at` reads it first).
+    """
+    word = tokens[i][0].lower()
+    following = tokens[i + 1][0].lower() if i + 1 < len(tokens) else ""
+    if _TIMES.get(word, 0) >= 2 and following in lexicon().word_set("figures", "times_compared"):  # not "once the"
+        return float(_TIMES[word]), i + 1
+    if (verb := lexicon().table("figures", "multiples").get(word)) is not None:
+        return float(verb), i + 1
+    stem_ = word.removesuffix("fold")
+    if stem_ != word and (n := UNITS.get(stem_) or TENS.get(stem_)):
+        return float(n), i + 1
+    return None
 
 
 def unit_word(word: str) -> str:

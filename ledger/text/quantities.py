@@ -27,6 +27,7 @@ from ledger.text.numbers import (
     DATE_RE,
     DAYS_PER_MONTH,
     DURATIONS,
+    MULTIPLE,
     PER_WORDS,
     TOKEN_RE,
     VERSION_RE,
@@ -38,6 +39,7 @@ from ledger.text.numbers import (
     date_parts,
     fraction_at,
     frequency_at,
+    multiple_at,
     number_at,
     unit_word,
 )
@@ -78,6 +80,9 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         if rate is not None:
             found.append(_make("frequency", rate[0], text, tokens[i][1], tokens[rate[1] - 1][2]))
             i = rate[1]
+        elif (multiple := multiple_at(tokens, i)) is not None:
+            found.append(_make("count", multiple[0], text, tokens[i][1], tokens[multiple[1] - 1][2], context=MULTIPLE))
+            i = multiple[1]
         elif share is not None and unit_part is None:
             found.append(_make("percent", share[0], text, tokens[i][1], tokens[share[1]][2], approx=True))
             i = share[1] + 1
@@ -352,8 +357,8 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             # The only date on each side ("close for eleven weeks starting on 3 May" against "from 3 March"): the
             # words around a second figure of a clause may not name its subject, but there is nothing else it is.
             rival = peers[0]
-        if not equal and not limits and q.kind in _LOOSE and not q.identifier:  # "12 hires" and "12 people"
-            equal = [e for e in evidence if e.kind in _LOOSE and not e.identifier and _equal(q, e)]
+        if not equal and not limits and _amount(q):  # "12 hires" and "12 people"
+            equal = [e for e in evidence if _amount(e) and _equal(q, e)]
         if equal:
             best = max(equal, key=anchor)
             if (rival is not None and anchor(rival) >= 2 and q.about & rival.about > q.about & best.about
@@ -370,6 +375,12 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
         else:
             results.append(QuantityMatch(q, "absent", vague[0] if vague else None))
     return Agreement(tuple(results))
+
+
+def _amount(q: Quantity) -> bool:
+    """A count or number that may match an equal one whatever it counts: not a name ("Level 2") nor a multiple
+    ("more than fivefold" is no count of 212)."""
+    return q.kind in _LOOSE and not q.identifier and not q.context & MULTIPLE
 
 
 def _said_by_another(e: Quantity, q: Quantity, claims: Sequence[Quantity]) -> bool:

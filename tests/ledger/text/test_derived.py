@@ -65,3 +65,29 @@ def test_a_figure_the_evidence_does_not_work_out_to_is_not_matched(claim: str, e
 
 def test_a_figure_the_evidence_states_needs_no_working() -> None:
     assert working("The flora was published in 1889.", "Her flora, published in 1889 and 1893.") == [("matched", "")]
+
+
+@pytest.mark.parametrize(
+    ("text", "multiple"),
+    [("Sales doubled in five years.", 2.0), ("It holds twice as many seats.", 2.0), ("a fivefold rise", 5.0),
+     ("The price has tripled.", 3.0), ("twice the size of the old hall", 2.0)],
+)
+def test_a_multiple_written_without_times_is_read_as_one(text: str, multiple: float) -> None:
+    (figure,) = [q for q in extract_quantities(text) if q.kind == "count"]
+    assert figure.value == multiple
+
+
+@pytest.mark.parametrize("text", ["He scored twice.", "Records may be deleted once the period ends.",
+                                  "She is ranked highly for doubles.", "The ferry runs twice a day."])
+def test_occasions_frequencies_and_nouns_are_no_multiples(text: str) -> None:
+    assert all(q.kind != "count" for q in extract_quantities(text))
+
+
+def test_multiples_compare_and_work_out_from_the_figures() -> None:
+    assert working("Sales have doubled since 2015.", "Sales tripled between 2015 and 2025.")[0][0] == "conflict"
+    assert working("Sales have doubled since 2015.", "Sales rose from 4.1 million in 2015 to 8.3 million in 2025.")[0] \
+        == ("matched", "8.3 million ÷ 4.1 million")
+    # a bound: 212 is 5.6 times 38, and 112 is not five times it; a multiple is never matched as a count of 212
+    assert working("Pairs rose more than fivefold.", "Pairs rose from 38 to 212.") == [("matched", "212 ÷ 38")]
+    assert working("Pairs rose more than fivefold.", "Pairs rose from 38 to 112.")[0][0] != "matched"
+    assert working("Pairs rose fivefold.", "Pairs rose from 38 to 212.")[0][0] != "matched"
