@@ -74,8 +74,9 @@ _MIN_WORDS = ("at least", "minimum of", "no less than", "no fewer than", "not le
               "exceeding", "from", "no earlier than")
 _MAX_WORDS = ("up to", "within", "at most", "maximum of", "no more than", "not more than", "exceed", "less than",
               "fewer than", "under", "below", "capped at", "no later than", "limited to")
-_AFTER_BOUND = re.compile(r"\bor\s+(?P<min>more|longer|above|over)|\bor\s+(?P<max>less|fewer|shorter|below|under)",
-                          re.IGNORECASE)
+_AFTER_BOUND = re.compile(r"\bor\s+(?P<min>more|longer|above|over|older)|\band\s+(?P<min_and>over|above|older)"
+                          r"|\bor\s+(?P<max>less|fewer|shorter|below|under|younger)|\band\s+(?P<max_and>under|younger)",
+                          re.IGNORECASE)  # "10 or more days", "aged 65 and over"
 
 
 def bound_at(text: str, start: int, end: int) -> Bound:
@@ -87,7 +88,7 @@ def bound_at(text: str, start: int, end: int) -> Bound:
         return "min"
     after = _AFTER_BOUND.search(text, start, min(len(text), end + 14))  # "10 or more days", "$50 or less"
     if after:
-        return "min" if after.group("min") else "max"
+        return "min" if after.group("min") or after.group("min_and") else "max"
     return ""
 
 

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from ledger.text.ages import in_group, is_age, read_ages
 from ledger.text.derived import derivation
 from ledger.text.figure_context import describe_figures
 from ledger.text.figures import Agreement, Kind, Quantity, QuantityMatch, Status
@@ -92,7 +93,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
                 found.append(quantity)
         else:
             i += 1
-    return tuple(describe_figures(text, sorted(found, key=lambda q: q.start)))
+    return tuple(read_ages(text, describe_figures(text, sorted(found, key=lambda q: q.start))))
 
 
 def _classify(
@@ -345,12 +346,17 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             # The evidence states the limit itself ("up to a maximum of 5%"): the claim's limit ("capped at 10%") is
             # that value or another one, and an exact figure elsewhere in the quote ("0.5% a week") does not meet it.
             peers = limits
+        groups: dict[Quantity, bool | None] = {}
+        if is_age(q) and not (q.bound or q.ranged):
+            # "an eight-year-old" is in "children under 12"; a group it is not in says nothing of it (no rival)
+            groups = {e: in_group(q, e) for e in peers}
+            peers = [e for e in peers if groups[e] is not False]
         if q.kind in ("date", "weekday"):
             status = {e: _date_status(q, e) for e in peers}
             equal = [e for e in peers if status[e] == "matched"]
             vague = [e for e in peers if status[e] == "absent"]
         else:
-            equal, vague = [e for e in peers if _equal(q, e)], []
+            equal, vague = [e for e in peers if _equal(q, e) or groups.get(e)], []
         others = [e for e in peers if e not in equal and e not in vague and _anchored(q, e, anchor(e))]
         rival = max(others, key=anchor, default=None)
         if rival is None and not equal and not vague and q.kind == "date" and len(peers) == 1 and dates == 1:
@@ -378,9 +384,9 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
 
 
 def _amount(q: Quantity) -> bool:
-    """A count or number that may match an equal one whatever it counts: not a name ("Level 2") nor a multiple
-    ("more than fivefold" is no count of 212)."""
-    return q.kind in _LOOSE and not q.identifier and not q.context & MULTIPLE
+    """A count or number that may match an equal one whatever it counts: not a name ("Level 2"), a multiple ("more
+    than fivefold" is no count of 212) or an age ("a seven-year-old" is not "7 bells")."""
+    return q.kind in _LOOSE and not q.identifier and not q.context & MULTIPLE and not is_age(q)
 
 
 def _said_by_another(e: Quantity, q: Quantity, claims: Sequence[Quantity]) -> bool:

@@ -1,0 +1,60 @@
+"""Ages and age groups: "a seven-year-old child", "aged 7", "children under 12", "under the age of 16", "aged 2 to 11".
+
+A leaflet, a rule or a price list states who a statement is for by an age group ("Children under 12 must not take
+Dolvarin"); a claim names an age in it ("should not be given to an eight-year-old"). Every age becomes a number with
+the context "age", so that ages compare only with ages; a group keeps its bound or range. Pure; used by
+`ledger.text.quantities`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ledger.text.figures import Quantity
+from ledger.text.lexicon import lexicon
+
+AGE = frozenset({"age"})
+_OLD = re.compile(r"\s*-?\s*olds?\b", re.IGNORECASE)  # "seven-year-old", "7 years old", "eight-year-olds"
+_AGE_OF = re.compile(r"\b(?:(?P<max>under|below|younger than)|(?P<min>over|above|older than))?"
+                     r"\s*(?:the\s+)?age\s+of\s*$", re.IGNORECASE)  # "under the age of 16"
+_GROUP = re.compile(r"\b(?P<noun>[a-z]+)\s+(?:(?:aged|who are)\s+)?"
+                    r"(?:under|over|below|above|younger than|older than)\s*$", re.IGNORECASE)  # "children under"
+_YEARS_UNIT = 12  # an age in years reads as a duration in months: "seven-year" is 84
+
+
+def read_ages(text: str, found: list[Quantity]) -> list[Quantity]:
+    """The figures of a text with each age made an age: a number in years with the context "age"."""
+    return [_as_age(text, q) for q in found]
+
+
+def _as_age(text: str, q: Quantity) -> Quantity:
+    if q.kind == "duration" and q.unit == "month" and q.value == q.number * _YEARS_UNIT and (
+            old := _OLD.match(text, q.end)):
+        return replace(q, kind="number", value=q.number, unit="", context=AGE, text=text[q.start:old.end()],
+                       end=old.end())
+    if q.kind not in ("number", "count") or q.identifier:
+        return q
+    before = text[max(0, q.start - 40):q.start]
+    if (of := _AGE_OF.search(before)) is not None:
+        bound = "max" if of.group("max") else "min" if of.group("min") else q.bound
+        return replace(q, kind="number", context=AGE, bound=bound)  # type: ignore[arg-type]
+    group = _GROUP.search(before)
+    if q.bound and group is not None and group.group("noun").lower() in lexicon().word_set("figures", "age_groups"):
+        return replace(q, kind="number", context=AGE)  # "children under 12", "visitors over 65"
+    return q
+
+
+def in_group(age: Quantity, group: Quantity) -> bool | None:
+    """Whether an age is in an age group (under, over, or a range); None when `group` is an age, not a group."""
+    if group.upper is not None:
+        return group.value <= age.value <= group.upper
+    if group.bound == "max":
+        return age.value <= group.value
+    if group.bound == "min":
+        return age.value >= group.value
+    return None
+
+
+def is_age(q: Quantity) -> bool:
+    return q.kind == "number" and q.context == AGE
