@@ -18,7 +18,7 @@ from ledger.core.types import (
 )
 from ledger.judge.calibration import Platt
 from ledger.judge.support import SAYS_MORE, UNCHECKED
-from ledger.judge.support_rules import COMPUTED
+from ledger.judge.support_rules import COMPUTED, FIGURES_AGREE
 from ledger.judge.verdicts import age_description, confidence, is_outdated, resolve, verdict_for
 from ledger.text.alignment import states_verbatim
 
@@ -134,13 +134,16 @@ def decide_entry(
 
 def _verdict_note(verdict: str, lead: EvidenceMatch) -> str:
     why = f" ({lead.reason})" if lead.reason else ""
+    # A figure worked out from the quote's is shown with its working: the reader can check the sum.
+    working = f"; {lead.reason[lead.reason.index(FIGURES_AGREE):]}" if COMPUTED in lead.reason else ""
     if verdict == "contradicted":
         return f"Contradicted by {_cite(lead)}{why}."
     if verdict == "weak" and lead.support == "full":
-        return f"Supported by {_cite(lead)}, but the quote only implies it (similarity {lead.similarity:.2f})."
+        how = working or f" (similarity {lead.similarity:.2f})"
+        return f"Supported by {_cite(lead)}, but the quote only implies it{how}."
     if verdict == "weak":
         return f"Partly supported by {_cite(lead)}{why}."
-    return f"Supported by {_cite(lead)}."
+    return f"Supported by {_cite(lead)}{working}."
 
 
 def _unique(items: list[T]) -> list[T]:

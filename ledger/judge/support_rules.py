@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ledger.core.types import Support
+from ledger.text.ages import is_age
 from ledger.text.alignment import states_verbatim
 from ledger.text.quantities import Agreement, Quantity, QuantityMatch, compare_quantities, extract_quantities
 from ledger.text.terms import coverage, crossed_slots, find_swaps, key_terms, only_denied, polarity
@@ -173,8 +174,11 @@ def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
         or f.similarity >= t.paraphrase_similarity
         or (figures_anchored and f.similarity >= t.figure_similarity and f.coverage >= t.related_coverage)
     ):
-        figures = f"; figures agree ({', '.join(_agreed(m) for m in q.matched)})" if q.matched else ""
-        rule = "computed" if any(m.derivation for m in q.matched) else "full_figures" if q.matched else "full"
+        figures = f"; {FIGURES_AGREE} ({', '.join(_agreed(m) for m in q.matched)})" if q.matched else ""
+        # The model is not asked about a sum ("four years" from 1889 and 1893); it is about an age in a group ("a
+        # nine-year-old" in "children under 12"), where the rest of the claim, not the figure, is the point.
+        computed = any(m.derivation and not is_age(m.claim) for m in q.matched)
+        rule = "computed" if computed else "full_figures" if q.matched else "full"
         return "full", rule, f"the quote states the claim (similarity {f.similarity:.2f}){figures}"
     if (
         f.similarity >= t.partial_similarity and f.coverage >= t.partial_coverage
@@ -190,11 +194,12 @@ def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
     return "none", "none", f"related evidence that does not state the claim (similarity {f.similarity:.2f})"
 
 
-COMPUTED = "computed:"  # in a reason: a claim figure is worked out from two of the quote's (ledger.text.derived)
+COMPUTED = "worked out:"  # in a reason: a claim figure follows from the quote's (ledger.text.derived, ledger.text.ages)
+FIGURES_AGREE = "figures agree"  # in a reason: the claim's figures, as the quote gives them or works out to
 
 
 def _agreed(m: QuantityMatch) -> str:
-    """A matched claim figure for the reason, with its working if computed ("four years, computed: 1893 − 1889")."""
+    """A matched claim figure for the reason, with its working if any ("four years, worked out: 1893 − 1889")."""
     return f"{m.claim.text}, {COMPUTED} {m.derivation}" if m.derivation else m.claim.text
 
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from ledger.text.ages import in_group, is_age, read_ages
+from ledger.text.ages import group_working, in_group, is_age, read_ages
 from ledger.text.derived import derivation
 from ledger.text.figure_context import describe_figures
 from ledger.text.figures import Agreement, Kind, Quantity, QuantityMatch, Status
@@ -373,7 +373,8 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
                 # claim says about it: "sales and marketing at $4.2 million" against "sales and marketing: $5.1m".
                 results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
             else:
-                results.append(QuantityMatch(q, "matched", best, anchor(best)))
+                in_words = group_working(q, best) if groups.get(best) else ""
+                results.append(QuantityMatch(q, "matched", best, anchor(best), derivation=in_words))
         elif how := derivation(q, evidence):
             results.append(QuantityMatch(q, "matched", derivation=how))
         elif rival is not None:

@@ -58,6 +58,7 @@ class _Rules:
     canonical: Mapping[str, str]
     contrasts: tuple[frozenset[str], ...]
     prefixes: tuple[str, ...]  # negative prefixes ("un", "dis"): "unguarded" denies "guarded"
+    age_markers: frozenset[str]  # "old" after "year": part of an age
 
 
 @cache
@@ -86,6 +87,7 @@ def _rules() -> _Rules:
         canonical=lex.table("synonyms", "canonical"),
         contrasts=tuple(frozenset(stem(w) for w in s) for s in lex.groups("contrasts", "sets")),
         prefixes=tuple(sorted(lex.words("negation", "prefixes"), key=len, reverse=True)),
+        age_markers=lex.word_set("figures", "age_markers"),
     )
 
 
@@ -132,10 +134,13 @@ def _canonical_tokens(text: str) -> tuple[tuple[str, str], ...]:
 @lru_cache(maxsize=16384)
 def key_terms(text: str) -> tuple[str, ...]:
     """Stems of the content words of `text`, in order, without stopwords, figures or negation words."""
-    rules, terms = _rules(), []
+    rules, terms, previous = _rules(), [], ""
     for word, surface in _canonical_tokens(text.replace("_", " ")):
         lower = surface.lower()
+        after_unit, previous = previous in rules.figure_words, lower
         if lower in rules.figure_words or lower in rules.negation_words or lower[0].isdigit() or len(lower) < 2:
+            continue
+        if after_unit and lower in rules.age_markers:  # "seven-year-old": the age is a figure, "old" is part of it
             continue
         if lower in rules.stopwords and not surface.isupper():  # "IT" the acronym is a term, "it" the pronoun not
             continue

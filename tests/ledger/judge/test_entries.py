@@ -101,7 +101,13 @@ def test_a_figure_the_documents_work_out_to_is_supported_and_shows_the_working(e
                 "of the Mosses of Western Norway, published in 1889 and 1893, described 212 species."]
     items = [EvalItem(id=f"i{n}", claim=f"The second volume of Oyen's moss flora appeared {years} after the first.",
                       evidence=evidence, label="supported") for n, years in enumerate(("four years", "six years"))]
-    right, wrong = judge_items(items, build_support_checker(Settings(home=tmp_path), embedder))
+    ages = ["The herbarium is open from 10:00 to 16:30. Children under 12 must be accompanied by an adult."]
+    items += [EvalItem(id=f"a{n}", claim=f"A {age} must be accompanied by an adult.", evidence=ages, label="supported")
+              for n, age in enumerate(("nine-year-old", "14-year-old"))]
+    right, wrong, child, teenager = judge_items(items, build_support_checker(Settings(home=tmp_path), embedder))
     assert right.verdict in ("supported", "weak")
-    assert "computed: 1893 − 1889" in right.evidence[0].reason
+    assert "worked out: 1893 − 1889" in right.evidence[0].reason and "1893 − 1889" in right.notes
     assert wrong.verdict not in ("supported", "weak")
+    # an age in an age group: the group's rule applies to it, and the note says why; outside the group it does not
+    assert child.verdict in ("supported", "weak") and "9 is under 12" in child.notes
+    assert teenager.verdict == "not_found"

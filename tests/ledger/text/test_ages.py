@@ -50,3 +50,13 @@ def test_an_age_in_a_group_is_matched_and_one_outside_it_is_not_contradicted(
     claim: str, evidence: str, status: str
 ) -> None:
     assert statuses(claim, evidence)[0] == status
+
+
+def test_an_age_in_a_group_shows_how() -> None:
+    def working(claim: str, evidence: str) -> str:
+        return compare_quantities(extract_quantities(claim), extract_quantities(evidence)).matches[0].derivation
+
+    assert working("Not for an eight-year-old.", "Children under 12 must not take it.") == "8 is under 12"
+    assert working("A 70-year-old pays less.", "Visitors aged 65 and over pay less.") == "70 is over 65"
+    assert working("A five-year-old needs two doses.", "Children aged 2 to 11 need two doses.") == "5 is in 2 to 11"
+    assert working("A 12-year-old needs two doses.", "Children aged 12 need two doses.") == ""  # stated, not worked out
