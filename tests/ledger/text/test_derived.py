@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ledger.text.quantities import compare_quantities, extract_quantities
 
@@ -91,3 +93,24 @@ def test_multiples_compare_and_work_out_from_the_figures() -> None:
     assert working("Pairs rose more than fivefold.", "Pairs rose from 38 to 212.") == [("matched", "212 ÷ 38")]
     assert working("Pairs rose more than fivefold.", "Pairs rose from 38 to 112.")[0][0] != "matched"
     assert working("Pairs rose fivefold.", "Pairs rose from 38 to 212.")[0][0] != "matched"
+
+
+_MONTHS = ["January", "February", "March", "April", "June", "September", "December"]
+
+
+@given(
+    st.integers(-5, 99), st.integers(-5, 99), st.sampled_from(_MONTHS), st.sampled_from(_MONTHS),
+    st.integers(0, 9999), st.integers(0, 9999), st.integers(0, 30), st.integers(0, 99), st.integers(0, 30),
+    st.integers(0, 99), st.integers(0, 10**9), st.integers(0, 10**9), st.integers(0, 200),
+    st.sampled_from(["days", "weeks", "years", "minutes", "times", "%", "fold", "-year-old"]),
+)
+def test_working_out_never_raises_on_impossible_dates_times_or_zeros(
+    d1: int, d2: int, m1: str, m2: str, y1: int, y2: int, h1: int, n1: int, h2: int, n2: int, a: int, b: int,
+    claimed: int, unit: str,
+) -> None:
+    evidence = (f"It ran from {d1} {m1} {y1} to {d2} {m2}, and from {h1}:{n1:02d} to {h2}:{n2:02d}; "
+                f"{a} of {b} items, {a}% of them, rose from {a} to {b} in {y1} and {y2}. Children under {b} pay.")
+    claim = f"It lasted {claimed} {unit}, and {claimed}% of {a} items changed in {claimed} {unit}."
+    for match in compare_quantities(extract_quantities(claim), extract_quantities(evidence)).matches:
+        assert match.status in ("matched", "conflict", "absent")
+        assert not match.derivation or match.status == "matched"
