@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from ledger.core.types import Support
 from ledger.text.ages import is_age
 from ledger.text.alignment import states_verbatim
+from ledger.text.derived import order_holds
 from ledger.text.quantities import Agreement, Quantity, QuantityMatch, compare_quantities, extract_quantities
 from ledger.text.terms import coverage, crossed_slots, find_swaps, key_terms, only_denied, polarity
 
@@ -84,6 +85,9 @@ def features(
     """
     claim_terms, quote_terms = key_terms(claim), key_terms(quote)
     agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
+    # A span worked out in the wrong order ("20 years before" what came 20 years after) is not the quote's figure.
+    agreement = Agreement(tuple(QuantityMatch(m.claim, "absent") if not order_holds(claim, m.claim, m.sources) else m
+                                for m in agreement.matches))
     # Another level or phase in the claim's place is a swapped name, and the quote's figures are about it.
     renamed = [(m.claim.text, m.evidence.text) for m in agreement.conflicts if m.claim.identifier and m.evidence]
     polar = quote if polarity_text is None else polarity_text

@@ -14,7 +14,9 @@ from datetime import date
 from itertools import combinations
 
 from ledger.text.figures import Quantity
+from ledger.text.lexicon import lexicon
 from ledger.text.numbers import MULTIPLE
+from ledger.text.terms import key_terms
 
 _DIGITS = re.compile(r"\d[\d,]*(?:\.(\d+))?")
 _YEAR = re.compile(r"\d{4}(?![\d,.])")
@@ -24,15 +26,37 @@ _ANY_YEAR = 2001  # not a leap year: "from 3 March to 14 April" spans the same d
 _MINUTES_PER_DAY = 1440
 _MONTHS_PER_YEAR = 12
 _RATIO_TOLERANCE = 0.05  # "three times" for 2.9 times: multipliers are written rounded
+_NEXT_WORD = re.compile(r"\s*([A-Za-z]+)\b")
 _BOUND_REACH = 1.5  # "more than fivefold" for up to 7.5 times
 
 
-def derivation(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
-    """How the claim's figure follows from two figures of the evidence, as a formula; None when it does not."""
+Working = tuple[str, tuple[Quantity, Quantity]]  # the formula, and the two evidence figures (the larger or later first)
+
+
+def derivation(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
+    """How the claim's figure follows from two figures of the evidence; None when it does not."""
     for derive in (_difference, _years_between, _days_between, _clock_span, _ratio, _share_of_count, _share_as_percent):
         if (how := derive(q, evidence)) is not None:
             return how
     return None
+
+
+def order_holds(claim: str, q: Quantity, sources: tuple[Quantity, ...]) -> bool:
+    """For a span between two dates or times, whether the claim puts them in the evidence's order: "founded 20 years
+    after the war ended" needs the founding to be the later date. The claim's words before the span and after its
+    "after" / "before" are matched to the words each date is about; a tie (or no such word) holds."""
+    if q.kind != "duration" or len(sources) != 2:
+        return True
+    direction = _NEXT_WORD.match(claim, q.end)
+    word = direction.group(1).lower() if direction else ""
+    after = word in lexicon().word_set("figures", "later_words")
+    if direction is None or not (after or word in lexicon().word_set("figures", "earlier_words")):
+        return True
+    later, earlier = sources
+    left, right = set(key_terms(claim[:q.start])), set(key_terms(claim[direction.end():]))
+    in_order = len(left & later.about) + len(right & earlier.about)
+    reversed_ = len(left & earlier.about) + len(right & later.about)
+    return in_order >= reversed_ if after else reversed_ >= in_order
 
 
 def _close(value: float, target: float, q: Quantity, relative: float = 0.0) -> bool:
@@ -62,7 +86,7 @@ def _is_amount(e: Quantity) -> bool:
     return e.kind in _LOOSE and not e.identifier and not e.context & MULTIPLE
 
 
-def _difference(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
+def _difference(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     """"Up $2 million" from two totals; "15 fewer deaths" from 89 and 74: figures of the claim's kind and unit."""
     if q.kind not in ("count", "number", "ordinal", "money") or q.context & MULTIPLE:
         return None
@@ -70,7 +94,7 @@ def _difference(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
     same = [e for e in evidence if (e.kind == q.kind and e.unit == q.unit) or (loose and _is_amount(e) and not e.unit)]
     for a, b in _pairs(same):
         if _close(a.value - b.value, q.value, q):
-            return f"{_figure(a)} − {_figure(b)}"
+            return f"{_figure(a)} − {_figure(b)}", (a, b)
     return None
 
 
@@ -84,14 +108,17 @@ def _year(e: Quantity) -> int | None:
     return None
 
 
-def _years_between(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
+def _years_between(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     """"Four years after the first" from "in 1889 and 1893": a span in whole years between two years."""
     if q.kind != "duration" or q.unit != "month" or q.value % _MONTHS_PER_YEAR:
         return None
-    years = sorted({y for e in evidence if (y := _year(e)) is not None}, reverse=True)
-    for a, b in combinations(years, 2):
+    years: dict[int, Quantity] = {}
+    for e in evidence:
+        if (year := _year(e)) is not None:
+            years.setdefault(year, e)
+    for a, b in combinations(sorted(years, reverse=True), 2):
         if _close(a - b, q.value / _MONTHS_PER_YEAR, q):
-            return f"{a} − {b}"
+            return f"{a} − {b}", (years[a], years[b])
     return None
 
 
@@ -105,7 +132,7 @@ def _day(e: Quantity, year: int) -> date | None:
         return None
 
 
-def _days_between(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
+def _days_between(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     """"Ran for six weeks" from "from 3 March to 14 April": days between two calendar dates (counted with or without
     the last day when the claim counts days; a date without a year is in the year the other gives)."""
     if q.kind != "duration" or q.unit != "day" or q.value < 1:
@@ -113,34 +140,35 @@ def _days_between(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
     dated = [e for e in evidence if e.kind == "date" and e.parts[2] is not None and e.parts[3] is not None]
     for a, b in combinations(dated, 2):
         year = a.parts[0] or b.parts[0] or _ANY_YEAR
-        first, last = sorted((_day(a, year), _day(b, year)), key=lambda d: d or date.min)
-        if first is None or last is None:
+        day_a, day_b = _day(a, year), _day(b, year)
+        if day_a is None or day_b is None:
             continue
+        (first, start), (last, end) = sorted(((day_a, a), (day_b, b)), key=lambda pair: pair[0])
         span = (last - first).days
         counts = (span, span + 1) if q.number == q.value else (span,)  # "12 days" may count both ends; weeks do not
         if any(_close(n, q.value, q) for n in counts):
-            return f"{_figure(a)} to {_figure(b)}"
+            return f"{_figure(start)} to {_figure(end)}", (end, start)
     return None
 
 
-def _clock_span(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
+def _clock_span(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     """"Fifty minutes later" from "from 8:10 to 9:00": a duration of less than a day between two clock times."""
     if q.kind != "duration" or q.unit != "day" or not 0 < q.value < 1:
         return None
     for a, b in _pairs(e for e in evidence if e.kind == "time"):
         if _close((a.value - b.value) / _MINUTES_PER_DAY, q.value, q):
-            return f"{_figure(a)} − {_figure(b)}"
+            return f"{_figure(a)} − {_figure(b)}", (a, b)
     return None
 
 
-def _ratio(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
+def _ratio(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     """"Almost five times that of the east" from 34% and 7%: the ratio of two figures of one kind and unit."""
     if q.kind != "count" or not q.context & MULTIPLE or q.value < 2:
         return None
     for a, b in _pairs(e for e in evidence if e.kind in ("percent", "money", "count", "number") and e.value > 0):
         comparable = a.kind == b.kind and a.unit == b.unit or (_is_amount(a) and _is_amount(b))
         if comparable and _ratio_holds(a.value / b.value, q):
-            return f"{_figure(a)} ÷ {_figure(b)}"
+            return f"{_figure(a)} ÷ {_figure(b)}", (a, b)
     return None
 
 
@@ -154,25 +182,27 @@ def _ratio_holds(ratio: float, q: Quantity) -> bool:
     return _close(ratio, q.value, q, _RATIO_TOLERANCE)
 
 
-def _share_of_count(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
-    """"About 120 of the plants" from "240 plants ... half of them": a share of a count the evidence gives."""
+def _share_of_count(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
+    """"About 120 of the plants" from "240 plants ... half of them": a share of a count the evidence gives, when the
+    share is about what the claim's count is ("25% of them walk" is not the 100 pupils who "take the bus")."""
     if not _is_amount(q):
         return None
-    shares = [e for e in evidence if e.kind == "percent" and 0 < e.value < 100]
+    shares = [e for e in evidence if e.kind == "percent" and 0 < e.value < 100 and e.about & q.about]
     for share in shares:
         for whole in (e for e in evidence if _is_amount(e) and e.value > q.value):
             if _close(whole.value * share.value / 100, q.value, q):
                 of = "" if share.text.rstrip().endswith(" of") else " of"
-                return f"{_figure(share)}{of} {_figure(whole)}"
+                return f"{_figure(share)}{of} {_figure(whole)}", (whole, share)
     return None
 
 
-def _share_as_percent(q: Quantity, evidence: Sequence[Quantity]) -> str | None:
-    """"30% of the schools" from "12 of the 40 schools": one count of the evidence as a share of another."""
+def _share_as_percent(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
+    """"30% of the schools" from "12 of the 40 schools": one count of the evidence as a share of another, when the part
+    is about what the claim's share is."""
     if q.kind != "percent" or not 0 < q.value < 100:
         return None
     for whole, part in _pairs(e for e in evidence if _is_amount(e) and e.value > 0):
         share = 100 * part.value / whole.value
-        if abs(share - q.value) <= (0.05 * q.value if q.approx else _half_unit(q)):
-            return f"{_figure(part)} of {_figure(whole)}"
+        if part.about & q.about and abs(share - q.value) <= (0.05 * q.value if q.approx else _half_unit(q)):
+            return f"{_figure(part)} of {_figure(whole)}", (whole, part)
     return None

@@ -43,7 +43,8 @@ class QuantityMatch:
     status: Status
     evidence: Quantity | None = None
     anchor: int = 0
-    derivation: str = ""  # how the claim's figure is computed from two evidence figures ("1893 − 1889"), if it is
+    derivation: str = ""  # how the claim's figure is worked out from evidence figures ("1893 − 1889"), if it is
+    sources: tuple[Quantity, ...] = ()  # the evidence figures it is worked out from (the larger or later first)
 
 
 @dataclass(frozen=True)

@@ -375,8 +375,8 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             else:
                 in_words = group_working(q, best) if groups.get(best) else ""
                 results.append(QuantityMatch(q, "matched", best, anchor(best), derivation=in_words))
-        elif how := derivation(q, evidence):
-            results.append(QuantityMatch(q, "matched", derivation=how))
+        elif working := derivation(q, evidence):
+            results.append(QuantityMatch(q, "matched", derivation=working[0], sources=working[1]))
         elif rival is not None:
             results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
         else:

@@ -114,3 +114,27 @@ def test_working_out_never_raises_on_impossible_dates_times_or_zeros(
     for match in compare_quantities(extract_quantities(claim), extract_quantities(evidence)).matches:
         assert match.status in ("matched", "conflict", "absent")
         assert not match.derivation or match.status == "matched"
+
+
+@pytest.mark.parametrize(
+    ("claim", "holds"),
+    [
+        ("The company was founded 20 years after the war ended.", True),
+        ("The war ended 20 years before the company was founded.", True),
+        ("The company was founded 20 years before the war ended.", False),
+        ("The war ended 20 years after the company was founded.", False),
+        ("Twenty years separate the end of the war and the founding of the company.", True),  # no order given
+    ],
+)
+def test_a_span_in_the_wrong_order_is_not_the_evidence_figure(claim: str, holds: bool) -> None:
+    from ledger.judge.support_rules import features
+
+    evidence = "The war ended in 1945, and the company was founded in 1965."
+    assert [m.status for m in features(claim, evidence, 0.8).quantities.matches] == (
+        ["matched"] if holds else ["absent"])
+
+
+def test_a_share_of_something_else_is_not_the_claims_count() -> None:
+    evidence = "The school has 400 pupils. Of those, about 25% walk to school."
+    assert working("About 100 pupils walk to school.", evidence)[0] == ("matched", "25% of 400 pupils")
+    assert working("About 100 teachers were hired.", evidence)[0][0] != "matched"
