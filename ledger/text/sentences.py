@@ -134,6 +134,32 @@ def _punkt_spans(text: str, segs: list[_Seg], tokenizer: PunktSentenceTokenizer)
     return out
 
 
+@cache
+def _often_final() -> re.Pattern[str]:
+    """A sentence break after an abbreviation that often ends one, before a capitalised word (`often_final`)."""
+    lex = lexicon()
+    ends = "|".join(re.escape(a) for a in sorted(lex.words("abbreviations", "often_final"), key=len, reverse=True))
+    calendar = {w.lower() for w in (*lex.words("calendar", "months"), *lex.words("calendar", "weekdays"))}
+    names = "|".join(re.escape(w) for w in sorted(calendar, key=len, reverse=True)) or "(?!x)x"
+    return re.compile(rf"(?<![\w.])(?i:{ends})\.(?P<gap>\s+)(?=[A-Z][a-z])(?!(?i:{names})\b)")
+
+
+def _split_often_final(text: str, segs: list[_Seg]) -> list[_Seg]:
+    """Break the prose sentences Punkt left joined after "a.m." or "etc." before a capitalised word."""
+    out: list[_Seg] = []
+    pattern = _often_final()
+    for seg in segs:
+        if seg.kind not in ("text", "item"):
+            out.append(seg)
+            continue
+        start = seg.start
+        for m in pattern.finditer(text, seg.start, seg.end):
+            out.append(_Seg(start, m.start("gap"), seg.kind, seg.block))
+            start = m.end()
+        out.append(_Seg(start, seg.end, seg.kind, seg.block))
+    return out
+
+
 def _ends_never_final(sentence: str) -> bool:
     last = sentence.rsplit(None, 1)[-1].lower() if sentence.strip() else ""
     return last.endswith(".") and last[:-1] in _never_final()
@@ -156,7 +182,8 @@ def _attach_citations(text: str, segs: list[_Seg]) -> list[_Seg]:
 
 def split_sentences(text: str, tokenizer: PunktSentenceTokenizer | None = None) -> list[tuple[str, int, int]]:
     """Split text into sentences: (sentence, start, end) with `text[start:end] == sentence`."""
-    segs = _attach_citations(text, _punkt_spans(text, _segments(text), tokenizer or _default_tokenizer()))
+    segs = _punkt_spans(text, _segments(text), tokenizer or _default_tokenizer())
+    segs = _attach_citations(text, _split_often_final(text, segs))
     out: list[tuple[str, int, int]] = []
     for seg in segs:
         start, end = seg.start, seg.end

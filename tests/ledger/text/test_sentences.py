@@ -139,3 +139,18 @@ def test_trained_tokenizer_learns_corpus_abbreviations_and_keeps_house_ones():
 def test_trained_tokenizer_ignores_anchors_in_training_text():
     tokenizer = train_tokenizer(["Fees apply [cite:abc]. More text here. [cite:def] Even more."])
     assert texts("Fees are $150. [cite:abc] Next.", tokenizer) == ["Fees are $150. [cite:abc]", "Next."]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Open from 9 a.m. to 5 p.m. Guided tours run every hour.",
+         ["Open from 9 a.m. to 5 p.m.", "Guided tours run every hour."]),
+        ("Bring pens, paper, etc. The exam starts at 9.", ["Bring pens, paper, etc.", "The exam starts at 9."]),
+        ("Meet at 10 a.m. Monday in the hall.", ["Meet at 10 a.m. Monday in the hall."]),  # a weekday goes on
+        ("Doors open at 7 p.m. GMT and close late.", ["Doors open at 7 p.m. GMT and close late."]),  # capitals go on
+        ("Call before 5 p.m. on Fridays.", ["Call before 5 p.m. on Fridays."]),
+    ],
+)
+def test_a_sentence_may_end_with_a_time_or_etc(text: str, expected: list[str]) -> None:
+    assert [s for s, _, _ in split_sentences(text)] == expected
