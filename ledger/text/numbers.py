@@ -170,6 +170,16 @@ def fraction_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
     return None
 
 
+def vague_share_at(tokens: Sequence[Token], i: int) -> tuple[Bound, int] | None:
+    """A share named without a figure at token i ("most of", "the majority of": more than half) as the side of 50%
+    it is on, and the index of its last token."""
+    for phrase, side in lexicon().table("figures", "vague_shares").items():
+        words = phrase.split()
+        if [t[0].lower() for t in tokens[i:i + len(words)]] == words:
+            return ("min" if side == "min" else "max"), i + len(words) - 1
+    return None
+
+
 def _one_in_n(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
     """"one in nine (pounds)", "2 in 5 (adults)", "1 in 100 (people)": a share of whole things, as a percentage.
     Not "3 in 10 days" (a count within a period) nor "1 in 2024"."""

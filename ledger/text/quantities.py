@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from ledger.text.ages import group_working, in_group, is_age, read_ages
@@ -43,6 +44,7 @@ from ledger.text.numbers import (
     multiple_at,
     number_at,
     unit_word,
+    vague_share_at,
 )
 from ledger.text.terms import STOPWORDS, is_negated, negation_cues, stem
 
@@ -87,6 +89,9 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         elif share is not None and unit_part is None:
             found.append(_make("percent", share[0], text, tokens[i][1], tokens[share[1]][2], approx=True))
             i = share[1] + 1
+        elif (vague := vague_share_at(tokens, i)) is not None:  # "most of": more than half
+            found.append(replace(_make("percent", 50.0, text, tokens[i][1], tokens[vague[1]][2]), bound=vague[0]))
+            i = vague[1] + 1
         elif (number := unit_part or number_at(tokens, i)) is not None:
             quantity, i = _classify(text, tokens, i, number[1], number[0])
             if quantity is not None:
@@ -356,7 +361,10 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             equal = [e for e in peers if status[e] == "matched"]
             vague = [e for e in peers if status[e] == "absent"]
         else:
-            equal, vague = [e for e in peers if _equal(q, e) or groups.get(e)], []
+            equal = [e for e in peers if _equal(q, e) or groups.get(e)]
+            # an exact share on the side of half that the evidence names in words ("62%" and "most of") is neither
+            # stated nor ruled out; a limit the evidence gives in figures ("at least $5 million") is the claim's rival
+            vague = [e for e in peers if e not in equal and _inside_limit(q, e)]
         others = [e for e in peers if e not in equal and e not in vague and _anchored(q, e, anchor(e))]
         rival = max(others, key=anchor, default=None)
         if rival is None and not equal and not vague and q.kind == "date" and len(peers) == 1 and dates == 1:
@@ -382,6 +390,16 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
         else:
             results.append(QuantityMatch(q, "absent", vague[0] if vague else None))
     return Agreement(tuple(results))
+
+
+def _inside_limit(claim: Quantity, evidence: Quantity) -> bool:
+    """Whether an exact claim share lies on the side of half that the evidence names in words ("62%" and "most of"):
+    the evidence allows it without stating it."""
+    if claim.bound or claim.ranged or evidence.kind != "percent" or not _in_words(evidence):
+        return False
+    if evidence.bound == "min":
+        return claim.value >= evidence.value
+    return evidence.bound == "max" and claim.value <= evidence.value
 
 
 def _amount(q: Quantity) -> bool:

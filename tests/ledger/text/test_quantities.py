@@ -240,3 +240,22 @@ def test_negation(text: str, negated: bool) -> None:
 
 def test_negation_cues_name_the_words() -> None:
     assert negation_cues("Fares are non-refundable and never reimbursed.") == ["non-refundable", "never"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "expected"),
+    [
+        ("First-time buyers took most of the new loans.", "First-time buyers took 38% of new loans.", "conflict"),
+        ("First-time buyers took most of the new loans.", "First-time buyers took 62% of new loans.", "matched"),
+        ("The majority of members voted for it.", "Of the members, 71% voted for it.", "matched"),
+        ("A minority of members voted for it.", "Of the members, 71% voted for it.", "conflict"),
+        # an exact share on the side of half the evidence names: not stated, and not ruled out
+        ("First-time buyers took 62% of new loans.", "First-time buyers took most of the new loans.", "absent"),
+        ("First-time buyers took 38% of new loans.", "First-time buyers took most of the new loans.", "conflict"),
+        # a limit in figures stays the rival of an exact figure for it
+        ("The minimum cyber insurance for vendors is $10 million.",
+         "Vendors must carry cyber insurance of at least $5 million.", "conflict"),
+    ],
+)
+def test_most_and_the_majority_are_more_than_half(claim: str, evidence: str, expected: str) -> None:
+    assert statuses(claim, evidence)[0] == expected
