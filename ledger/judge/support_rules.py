@@ -19,6 +19,8 @@ from ledger.text.terms import coverage, crossed_slots, find_swaps, key_terms, on
 
 _PRIORITY: dict[Support, int] = {"full": 3, "contradicted": 2, "partial": 1, "none": 0}
 _FIGURES = ("full_figures", "computed")  # full support whose figures the quote gives, or works out to
+COMPUTED = "worked out:"  # in a reason: a claim figure follows from the quote's (ledger.text.derived, ledger.text.ages)
+FIGURES_AGREE = "figures agree"  # in a reason: the claim's figures, as the quote gives them or works out to
 
 
 @dataclass(frozen=True)
@@ -196,10 +198,6 @@ def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
     if q.absent and not q.matched:
         return "none", "none", f"the evidence does not give the claim's figure {q.absent[0].claim.text}"
     return "none", "none", f"related evidence that does not state the claim (similarity {f.similarity:.2f})"
-
-
-COMPUTED = "worked out:"  # in a reason: a claim figure follows from the quote's (ledger.text.derived, ledger.text.ages)
-FIGURES_AGREE = "figures agree"  # in a reason: the claim's figures, as the quote gives them or works out to
 
 
 def _agreed(m: QuantityMatch) -> str:

@@ -57,11 +57,12 @@ def in_group(age: Quantity, group: Quantity) -> bool | None:
 
 
 def is_age(q: Quantity) -> bool:
+    """Whether a figure is an age (or an age group)."""
     return q.kind == "number" and q.context == AGE
 
 
 def group_working(age: Quantity, group: Quantity) -> str:
-    """How an age is in a group, for the verdict's reason: "9 is under 12", "70 is 65 or over", "5 is in 2 to 11"."""
+    """How an age is in a group, for the verdict's reason: "9 is under 12", "70 is over 65", "5 is in 2 to 11"."""
     if group.upper is not None:
         return f"{age.value:g} is in {group.value:g} to {group.upper:g}"
     return f"{age.value:g} is {'under' if group.bound == 'max' else 'over'} {group.value:g}"
