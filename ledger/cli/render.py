@@ -10,6 +10,7 @@ from rich.text import Text
 from ledger.cli.console import plain, shown
 from ledger.core.types import EvidenceLedger, RunResult
 from ledger.exports.citations import numbered_answer
+from ledger.judge.support_rules import COMPUTED
 
 VERDICT_STYLE = {"supported": "green", "weak": "yellow", "contradicted": "bold red", "not_found": "magenta"}
 
@@ -33,7 +34,7 @@ def ledger_table(ledger: EvidenceLedger, title: str = "Evidence ledger") -> Tabl
             evidence = Text("no passage states this", style="dim")
         if entry.flags:
             evidence.append("\nflags: " + ", ".join(entry.flags), style="yellow")
-        if entry.notes and entry.verdict != "supported":
+        if entry.notes and (entry.verdict != "supported" or COMPUTED in entry.notes):  # or to show the working
             evidence.append("\n" + plain(entry.notes), style="dim")
         table.add_row(claim.id, Text(f"{plain(claim.text)}\n{claim.type} · {claim.importance}"), verdict, evidence)
     return table

@@ -1,0 +1,31 @@
+"""The terminal ledger: what a reader sees for each verdict."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from ledger.cli.render import ledger_table
+from ledger.core.types import Claim, EvidenceLedger, EvidenceMatch, LedgerEntry
+
+
+def _entry(claim: str, quote: str, notes: str) -> LedgerEntry:
+    match = EvidenceMatch(chunk_hash="19b185aefb21", document="Herbarium", similarity=0.93, support="full",
+                          quote=quote, match_type="semantic", reason="the quote states the claim")
+    return LedgerEntry(claim=Claim(id="c1", text=claim, type="numeric", importance="critical"), verdict="supported",
+                       confidence=0.9, evidence=[match], notes=notes)
+
+
+def _shown(entry: LedgerEntry) -> str:
+    console = Console(width=1000, record=True)  # no wrapping inside a cell
+    console.print(ledger_table(EvidenceLedger(entries=[entry])))
+    return console.export_text()
+
+
+def test_a_supported_figure_worked_out_from_the_quote_shows_the_working() -> None:
+    worked = _entry("The herbarium is open for six and a half hours.", "It is open from 10:00 to 16:30.",
+                    "Supported by 'Herbarium' [19b185aefb21]; figures agree (six and a half hours, worked out: "
+                    "16:30 − 10:00).")
+    assert "worked out: 16:30 − 10:00" in _shown(worked)
+    stated = _entry("It is open from 10:00.", "It is open from 10:00 to 16:30.", "Supported by 'Herbarium' "
+                    "[19b185aefb21].")
+    assert "Supported by" not in _shown(stated)  # a quote that states the claim speaks for itself
