@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ledger.core.types import Support
-from ledger.text.ages import is_age
 from ledger.text.alignment import states_verbatim
 from ledger.text.derived import order_holds
 from ledger.text.quantities import Agreement, Quantity, QuantityMatch, compare_quantities, extract_quantities
@@ -182,8 +181,8 @@ def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
     ):
         figures = f"; {FIGURES_AGREE} ({', '.join(_agreed(m) for m in q.matched)})" if q.matched else ""
         # The model is not asked about a sum ("four years" from 1889 and 1893); it is about an age in a group ("a
-        # nine-year-old" in "children under 12"), where the rest of the claim, not the figure, is the point.
-        computed = any(m.derivation and not is_age(m.claim) for m in q.matched)
+        # nine-year-old" in "children under 12") or a date in a range, where the rest of the claim is the point.
+        computed = any(m.derivation and m.sources for m in q.matched)
         rule = "computed" if computed else "full_figures" if q.matched else "full"
         return "full", rule, f"the quote states the claim (similarity {f.similarity:.2f}){figures}"
     if (

@@ -356,8 +356,14 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             # "an eight-year-old" is in "children under 12"; a group it is not in says nothing of it (no rival)
             groups = {e: in_group(q, e) for e in peers}
             peers = [e for e in peers if groups[e] is not False]
+        spans: dict[Quantity, str] = {}
         if q.kind in ("date", "weekday"):
             status = {e: _date_status(q, e) for e in peers}
+            for first, last in _date_ranges(evidence):  # "closed in December" is in "from November to February"
+                inside = None if q.ranged else _within_range(q, first, last)
+                if inside and first in peers:
+                    status[first], status[last] = "matched", "absent"
+                    spans[first] = f"{q.text} is in {first.text} to {last.text}"
             equal = [e for e in peers if status[e] == "matched"]
             vague = [e for e in peers if status[e] == "absent"]
         else:
@@ -381,7 +387,7 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
                 # claim says about it: "sales and marketing at $4.2 million" against "sales and marketing: $5.1m".
                 results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
             else:
-                in_words = group_working(q, best) if groups.get(best) else ""
+                in_words = group_working(q, best) if groups.get(best) else spans.get(best, "")
                 results.append(QuantityMatch(q, "matched", best, anchor(best), derivation=in_words))
         elif working := derivation(q, evidence):
             results.append(QuantityMatch(q, "matched", derivation=working[0], sources=working[1]))
@@ -390,6 +396,33 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
         else:
             results.append(QuantityMatch(q, "absent", vague[0] if vague else None))
     return Agreement(tuple(results))
+
+
+def _date_ranges(evidence: Sequence[Quantity]) -> list[tuple[Quantity, Quantity]]:
+    """The evidence's date ranges: a date that starts a range ("from November") with the date that ends it."""
+    return [(a, b) for a, b in zip(evidence, evidence[1:], strict=False)
+            if a.kind == b.kind == "date" and a.ranged and b.ranged and a.upper is not None]
+
+
+def _within_range(claim: Quantity, first: Quantity, last: Quantity) -> bool | None:
+    """Whether a claim date falls inside a range of the evidence, at the claim's own precision (a year in a range of
+    years, a month or a day in a range of months or days, across the new year when the range is: "from November to
+    February"); None when the range is not given that precisely, or when the claim's date is one of its ends (the
+    ends are compared as dates: "closed in 1952" against "1952 to 1996" is about the start)."""
+    year, _, month, day = claim.parts
+    (y1, _, m1, d1), (y2, _, m2, d2) = first.parts, last.parts
+    if month is None:
+        return None if year is None or y1 is None or y2 is None or year in (y1, y2) else y1 < year < y2
+    if m1 is None or m2 is None:
+        return None
+    key, low, high = (0, month, day or 0), (0, m1, d1 or 0 if day else 0), (0, m2, d2 or 31 if day else 0)
+    if year is not None and y1 is not None and y2 is not None:
+        key, low, high = (year, *key[1:]), (y1, *low[1:]), (y2, *high[1:])
+    elif year is not None or y1 is not None and y2 is not None and y1 != y2:
+        return None  # a year on one side only, or a range over several years against a day of no year
+    if key in (low, high):
+        return None
+    return low < key < high if low <= high else (key > low or key < high)
 
 
 def _inside_limit(claim: Quantity, evidence: Quantity) -> bool:

@@ -259,3 +259,28 @@ def test_negation_cues_name_the_words() -> None:
 )
 def test_most_and_the_majority_are_more_than_half(claim: str, evidence: str, expected: str) -> None:
     assert statuses(claim, evidence)[0] == expected
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "expected"),
+    [
+        # a date inside a range the evidence gives is in it, across the new year too; one outside it is another date
+        ("The museum is closed in December.", "The museum is closed from November to February.", "matched"),
+        ("Camel treks run in January.", "Camel treks run from October to April.", "matched"),
+        ("The shop opens on 5 April.", "The sale runs from 3 March to 14 April.", "matched"),
+        ("The museum is closed in June.", "The museum is closed from November to February.", "conflict"),
+        # an end of the range is compared as the date it is
+        ("The museum is closed in November.", "The museum is closed from November to February.", "matched"),
+    ],
+)
+def test_a_date_inside_a_range_is_not_contradicted_by_its_ends(claim: str, evidence: str, expected: str) -> None:
+    assert statuses(claim, evidence)[0] == expected
+
+
+def test_a_date_inside_a_range_shows_how() -> None:
+    (match,) = compare_quantities(extract_quantities("The museum is closed in December."),
+                                  extract_quantities("The museum is closed from November to February.")).matches
+    assert match.derivation == "December is in November to February"
+    (end,) = compare_quantities(extract_quantities("The Sands closed in 1952."),
+                                extract_quantities("The Sands operated from 1952 to 1996.")).matches
+    assert end.derivation == ""  # an end of the range: stated, not worked out
