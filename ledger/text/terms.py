@@ -20,7 +20,8 @@ from ledger.text.lexicon import LiveWords, lexicon
 from ledger.text.nltk_parts import PorterStemmer
 
 _STEMMER = PorterStemmer()
-_WORD_RE = re.compile(r"[A-Za-z][A-Za-z_']*|\d[\d,.]*")
+# A code of capitals and digits ("E2", "C4", "A321neo", "PM10") is one word: "Error E2" is not "Error E4".
+_WORD_RE = re.compile(r"[A-Z]+\d+[A-Za-z\d]*(?![\d.,]*\d)|[A-Za-z][A-Za-z_']*|\d[\d,.]*")
 # A negation inside a relative clause narrows the subject ("a member who is not on leave") and does not deny the
 # statement; the lexicon's exemptions are the bounds and conditions ("no later than", "not to exceed").
 _RELATIVE_NEGATION = (
@@ -169,6 +170,8 @@ def _entity_runs(text: str) -> list[tuple[frozenset[str], str]]:
         surface = tokens[i][1]
         if len(surface) >= 2 and surface.isupper() and surface.isalpha():
             return True
+        if surface[:1].isupper() and any(ch.isdigit() for ch in surface):
+            return True  # a code: "E2", "C4"
         capital = surface[:1].isupper() and surface[1:].islower() and surface.lower() not in stopwords
         # A capital opening the sentence is only a name when the next word is capitalised too ("Harbour Authority").
         return capital and (i > 0 or (len(tokens) > 1 and tokens[1][1][:1].isupper()))

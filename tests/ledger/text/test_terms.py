@@ -36,6 +36,10 @@ from ledger.text.terms import crossed_slots, find_swaps, key_terms, negation_cue
          ()),
         ("The rota is approved by Dana Wells and posted on Mondays.",
          "Mira Holt drafts the rota, which Dana Wells approves; it is posted on Mondays.", ()),
+        # A code is a name: "E2" and "E4" are two errors, not the same error with its digits left out.
+        ("Error E2 means that the sensor has failed.", "Error E4 means the sensor has failed.",
+         (("Error E2", "Error E4"),)),
+        ("Error E2 means that the sensor has failed.", "Error E2 means the sensor has failed.", ()),
     ],
 )
 def test_swaps_are_other_names_and_alternatives_in_the_claims_place(
@@ -47,6 +51,8 @@ def test_swaps_are_other_names_and_alternatives_in_the_claims_place(
 def test_phrases_are_one_term_and_figure_words_none() -> None:
     assert key_terms("Staff work part-time every week.") == ("staff", "work", "part_time", "weekli")
     assert key_terms("within 48 hours or two days") == ()
+    assert key_terms("The C4 Mini shows error E2.") == ("c4", "mini", "show", "error", "e2")  # codes are terms
+    assert key_terms("PM2.5 levels") == ("level",)  # a decimal after the letters: a figure, as before
 
 
 @pytest.mark.parametrize(
