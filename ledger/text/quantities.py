@@ -357,6 +357,7 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             groups = {e: in_group(q, e) for e in peers}
             peers = [e for e in peers if groups[e] is not False]
         spans: dict[Quantity, str] = {}
+        other_end: Quantity | None = None
         if q.kind in ("date", "weekday"):
             status = {e: _date_status(q, e) for e in peers}
             for first, last in _date_ranges(evidence):  # "closed in December" is in "from November to February"
@@ -364,6 +365,9 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
                 if inside and first in peers:
                     status[first], status[last] = "matched", "absent"
                     spans[first] = f"{q.text} is in {first.text} to {last.text}"
+                elif first in peers and last in peers and (ends := _wrong_end(q, first, last, status)) is not None:
+                    # "closed in 1952" against "operated from 1952 to 1996": the date of the other end is the claim's
+                    status[ends[0]], status[ends[1]], other_end = "absent", "conflict", ends[1]
             equal = [e for e in peers if status[e] == "matched"]
             vague = [e for e in peers if status[e] == "absent"]
         else:
@@ -372,7 +376,7 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             # stated nor ruled out; a limit the evidence gives in figures ("at least $5 million") is the claim's rival
             vague = [e for e in peers if e not in equal and _inside_limit(q, e)]
         others = [e for e in peers if e not in equal and e not in vague and _anchored(q, e, anchor(e))]
-        rival = max(others, key=anchor, default=None)
+        rival = other_end or max(others, key=anchor, default=None)
         if rival is None and not equal and not vague and q.kind == "date" and len(peers) == 1 and dates == 1:
             # The only date on each side ("close for eleven weeks starting on 3 May" against "from 3 March"): the
             # words around a second figure of a clause may not name its subject, but there is nothing else it is.
@@ -402,6 +406,23 @@ def _date_ranges(evidence: Sequence[Quantity]) -> list[tuple[Quantity, Quantity]
     """The evidence's date ranges: a date that starts a range ("from November") with the date that ends it."""
     return [(a, b) for a, b in zip(evidence, evidence[1:], strict=False)
             if a.kind == b.kind == "date" and a.ranged and b.ranged and a.upper is not None]
+
+
+def _wrong_end(
+    claim: Quantity, first: Quantity, last: Quantity, status: dict[Quantity, Status]
+) -> tuple[Quantity, Quantity] | None:
+    """(the end of an evidence range the claim's date equals, the other end) when the claim puts its date at the other
+    end ("closed in 1952" against "operated from 1952 to 1996"), unless the range itself is about what the claim says
+    ("closed from November to February")."""
+    lex = lexicon()
+    starts = {stem(w) for w in lex.words("figures", "range_start_words")}
+    ends = {stem(w) for w in lex.words("figures", "range_end_words")}
+    said = claim.about - first.about - last.about  # what the claim says of its date that the range does not
+    if status.get(first) == "matched" and said & ends and not said & starts:
+        return first, last
+    if status.get(last) == "matched" and said & starts and not said & ends:
+        return last, first
+    return None
 
 
 def _within_range(claim: Quantity, first: Quantity, last: Quantity) -> bool | None:

@@ -284,3 +284,23 @@ def test_a_date_inside_a_range_shows_how() -> None:
     (end,) = compare_quantities(extract_quantities("The Sands closed in 1952."),
                                 extract_quantities("The Sands operated from 1952 to 1996.")).matches
     assert end.derivation == ""  # an end of the range: stated, not worked out
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "expected"),
+    [
+        # the claim puts the range's start at its end, or the other way round: the other end is the claim's date
+        ("The Sands closed in 1952.", "The Sands operated from 1952 to 1996.", ("conflict", "1996")),
+        ("The Sands opened in 1996.", "The Sands operated from 1952 to 1996.", ("conflict", "1952")),
+        ("Bea Arthur died on May 13, 1922.", "Bea Arthur (May 13, 1922 – April 25, 2009) was an actress.",
+         ("conflict", "April 25, 2009")),
+        ("The Sands opened in 1952.", "The Sands operated from 1952 to 1996.", ("matched", "1952")),
+        # a range that is itself about what the claim says: its start is the claim's date
+        ("The museum closed in November.", "The museum is closed from November to February.", ("matched", "November")),
+    ],
+)
+def test_a_date_at_the_wrong_end_of_a_range_is_contradicted(
+    claim: str, evidence: str, expected: tuple[str, str]
+) -> None:
+    (match,) = compare_quantities(extract_quantities(claim), extract_quantities(evidence)).matches
+    assert (match.status, match.evidence.text if match.evidence else "") == expected
