@@ -5,7 +5,8 @@
     python scripts/build_word_relations.py [--out ledger/judge/models/wordnet.npz]
 
 What the judge asks of WordNet is small: which senses a word has, which senses are more general than each other
-(hypernyms, with their distance) and which are opposites (antonyms). The whole database loaded through `wn` costs
+(hypernyms, with their distance), which are opposites (antonyms) and which places lie inside which (part holonyms:
+London in England, in the United Kingdom). The whole database loaded through `wn` costs
 about 350 MB and 3.5 s per process; this table holds just those relations, loads in a fraction of a second and is
 read by `ledger.judge.word_relations`. Deterministic: the same WordNet gives the same file.
 
@@ -48,6 +49,8 @@ def main() -> None:
     ancestor_start = [0]
     antonyms: list[int] = []
     antonym_start = [0]
+    parts: list[int] = []  # every whole a synset is part of, however far up ("London": England, United Kingdom...)
+    part_start = [0]
     for s in synsets:
         nearest: dict[int, int] = {}
         for h, d in s.hypernym_distances():  # hypernyms and instance hypernyms, the synset itself at 0
@@ -59,6 +62,8 @@ def main() -> None:
         ancestor_start.append(len(ancestors))
         antonyms += sorted({index[a.synset().name()] for lemma in s.lemmas() for a in lemma.antonyms()})
         antonym_start.append(len(antonyms))
+        parts += sorted({index[h.name()] for h in s.closure(lambda x: x.part_holonyms())})
+        part_start.append(len(parts))
 
     # Each lemma's senses, part of speech by part of speech, most frequent sense first (WordNet's order).
     lemma_map = net._lemma_pos_offset_map
@@ -93,12 +98,15 @@ def main() -> None:
         distances=np.array(distances, dtype=np.uint8),
         antonym_start=np.array(antonym_start, dtype=np.int32),
         antonyms=np.array(antonyms, dtype=np.int32),
+        part_start=np.array(part_start, dtype=np.int32),
+        parts=np.array(parts, dtype=np.int32),
         exceptions=np.frombuffer("\n".join(exceptions).encode("utf-8"), dtype=np.uint8),
         version=np.frombuffer(f"WordNet {net.get_version()}".encode(), dtype=np.uint8),
     )
     size = args.out.stat().st_size / 2**20
     print(f"{len(lemmas)} lemmas, {len(synsets)} synsets, {len(ancestors)} hypernym links, {len(antonyms)} antonym "
-          f"links, {len(exceptions)} inflections -> {args.out} ({size:.1f} MB) in {time.time() - start:.0f} s")
+          f"links, {len(parts)} part-of links, {len(exceptions)} inflections -> {args.out} ({size:.1f} MB) in "
+          f"{time.time() - start:.0f} s")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from ledger.judge.support_rules import (
     decide_rules,
     features,
 )
+from ledger.judge.word_relations import one_inside_the_other
 from ledger.text.sentences import split_sentences
 from ledger.text.terms import coverage, key_terms
 
@@ -220,11 +221,15 @@ class LocalSupportChecker:
             cand = candidates[i]
             polarity_text = cand.polarity or self._closest_sentence(claim_terms, cand.text)
             learned = self.contrasts.contrasts(claim, polarity_text) if self.contrasts is not None else ()
-            f = features(claim, cand.text, sims[i], polarity_text, context, learned)
+            f = features(claim, cand.text, sims[i], polarity_text, context, learned, self._nested)
             support, rule, reason = decide_rules(f, self.thresholds)
             check = SupportCheck(support, cand.text, float(sims[i]), reason, rule, cand.start, cand.end)
             checks.append((scores[i], f.coverage, check))
         return choose_check(checks)
+
+    def _nested(self, a: str, b: str) -> bool:
+        """Whether one name is a part of the other in WordNet (with the learned contrasts' table; without them, no)."""
+        return self.contrasts is not None and one_inside_the_other(a, b, self.contrasts.wordnet)
 
     @staticmethod
     def _closest_sentence(claim_terms: tuple[str, ...], text: str) -> str:

@@ -8,6 +8,7 @@ claim supports partially; anything else does not support. `features` measures, `
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ledger.core.types import Support
@@ -74,7 +75,7 @@ DEFAULT_THRESHOLDS = Thresholds()
 
 def features(
     claim: str, quote: str, similarity: float, polarity_text: str | None = None, context: str = "",
-    contrasts: tuple[tuple[str, str], ...] = (),
+    contrasts: tuple[tuple[str, str], ...] = (), nested: Callable[[str, str], bool] | None = None,
 ) -> SupportFeatures:
     """The rule features of a claim against a quote, given their embedding similarity.
 
@@ -82,7 +83,8 @@ def features(
     sentences, a "not" in the one that is about something else must not flip the claim. `context` is what is
     known of the quote's document (its title and date): "the 2023 handbook" finds its year there. `contrasts` are
     (claim words, quote words) slots that a learned model found to rule each other out (`ledger.judge.substitutions`);
-    they count as swaps.
+    they count as swaps. `nested` tells whether one name is a part of the other ("London", "United Kingdom";
+    `ledger.judge.word_relations`): such a name in the claim's place is no swap.
     """
     claim_terms, quote_terms = key_terms(claim), key_terms(quote)
     agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
@@ -94,6 +96,8 @@ def features(
     polar = quote if polarity_text is None else polarity_text
     # Another name in the claim's place, or two of the claim's parts in each other's places.
     swaps = find_swaps(claim, polar) + tuple(renamed) + crossed_slots(claim, polar)
+    if nested is not None:  # "serves London" against "serves the United Kingdom": a part and its whole
+        swaps = tuple(pair for pair in swaps if not nested(*pair))
     if only_denied(claim, polar):
         swaps += (("only", "not only"),)
     named = {t for a, _ in swaps for t in key_terms(a)}

@@ -6,14 +6,14 @@ them apart: landlord and tenant are two kinds of holder (siblings), physician an
 of "increased" (a hyponym), "inside" the opposite of "outside". These relations are features of the model, which
 learned from the labelled pairs how much each one counts; no relation decides on its own.
 
-The table is a compact copy of Princeton WordNet 3.0's senses, hypernyms, antonyms and inflections
+The table is a compact copy of Princeton WordNet 3.0's senses, hypernyms, antonyms, part holonyms and inflections
 (`scripts/build_word_relations.py`; licence in `models/WORDNET_LICENSE.txt`), loaded once per process.
 `relation_features` is pure given the table.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -51,6 +51,8 @@ class WordNetTable:
     antonym_start: np.ndarray
     antonyms: np.ndarray
     exceptions: dict[tuple[str, str], tuple[str, ...]]
+    part_start: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int32))  # none in an older table
+    parts: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
 
     @classmethod
     def load(cls, path: Path = TABLE) -> WordNetTable:
@@ -60,9 +62,10 @@ class WordNetTable:
             for line in data["exceptions"].tobytes().decode("utf-8").split("\n"):
                 p, form, base = line.split(" ")
                 exceptions[(p, form)] = (*exceptions.get((p, form), ()), base)
+            parts = (data["part_start"], data["parts"]) if "parts" in data.files else ()
             return cls({lemma: i for i, lemma in enumerate(lemmas)}, data["sense_start"], data["senses"],
                        data["pos"], data["ancestor_start"], data["ancestors"], data["distances"],
-                       data["antonym_start"], data["antonyms"], exceptions)
+                       data["antonym_start"], data["antonyms"], exceptions, *parts)
 
     def _lemma_senses(self, lemma: str, pos: str) -> tuple[int, ...]:
         i = self.lemma_index.get(lemma)
@@ -93,6 +96,23 @@ class WordNetTable:
     def opposites(self, sense: int) -> set[int]:
         a, b = self.antonym_start[sense], self.antonym_start[sense + 1]
         return set(self.antonyms[a:b].tolist())
+
+    def wholes(self, sense: int) -> set[int]:
+        """Every whole the sense is part of, however far up ("London": England, the United Kingdom, Europe)."""
+        if sense + 1 >= len(self.part_start):
+            return set()
+        a, b = self.part_start[sense], self.part_start[sense + 1]
+        return set(self.parts[a:b].tolist())
+
+
+def one_inside_the_other(a: str, b: str, table: WordNetTable) -> bool:
+    """Whether one of two names is a part of the other in WordNet ("London" and "United Kingdom", "Europe" and
+    "Greece"), by their commonest senses: a claim about the one is not contradicted by the quote naming the other."""
+    def senses(name: str) -> tuple[int, ...]:  # the name as one lemma ("united_kingdom"), not its last word alone:
+        return table.word_senses("_".join(name.split()))[:SENSES]  # "Southwestern Mexico" is not all of Mexico
+
+    ours, theirs = senses(a), senses(b)
+    return any(y in table.wholes(x) or x in table.wholes(y) for x in ours for y in theirs)
 
 
 @lru_cache(maxsize=50_000)

@@ -44,3 +44,34 @@ def test_a_word_wordnet_does_not_know_has_no_relation() -> None:
 def test_features_of_odd_text_are_empty_rather_than_an_error() -> None:
     for a, b in [("", "tenant"), ("   ", "\u200f"), ("²", "½"), ("x" * 10_000, "tenant")]:
         assert relation_features(a, b, bundled_wordnet()).shape == (len(RELATION_FEATURES),)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "inside"),
+    [
+        ("London", "United Kingdom", True), ("Greece", "Europe", True), ("Paris", "France", True),
+        ("Edinburgh", "Scotland", True),
+        ("Manchester", "London", False), ("Ireland", "Scotland", False),  # two places side by side
+        ("Southwestern Mexico", "Baja California", False),  # a name WordNet does not know as one is not its last word
+        ("Qwzlorn", "Europe", False),
+    ],
+)
+def test_a_place_inside_another_is_known_both_ways(a: str, b: str, inside: bool) -> None:
+    from ledger.judge.word_relations import one_inside_the_other
+
+    table = bundled_wordnet()
+    assert one_inside_the_other(a, b, table) is inside
+    assert one_inside_the_other(b, a, table) is inside
+
+
+def test_a_part_and_its_whole_in_the_claims_place_is_no_swap() -> None:
+    from ledger.judge.support_rules import features
+    from ledger.judge.word_relations import one_inside_the_other
+
+    def nested(a: str, b: str) -> bool:
+        return one_inside_the_other(a, b, bundled_wordnet())
+
+    claim, quote = "Sky UK serves London.", "Sky UK serves the United Kingdom."
+    assert features(claim, quote, 0.8).swaps  # the rules alone: another name in the claim's place
+    assert not features(claim, quote, 0.8, nested=nested).swaps
+    assert features("Sky UK serves Manchester.", "Sky UK serves London.", 0.8, nested=nested).swaps
