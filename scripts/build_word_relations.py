@@ -6,7 +6,7 @@
 
 What the judge asks of WordNet is small: which senses a word has, which senses are more general than each other
 (hypernyms, with their distance), which are opposites (antonyms) and which places lie inside which (part holonyms:
-London in England, in the United Kingdom). The whole database loaded through `wn` costs
+Edinburgh in Scotland, in the United Kingdom). The whole database loaded through `wn` costs
 about 350 MB and 3.5 s per process; this table holds just those relations, loads in a fraction of a second and is
 read by `ledger.judge.word_relations`. Deterministic: the same WordNet gives the same file.
 
@@ -49,7 +49,7 @@ def main() -> None:
     ancestor_start = [0]
     antonyms: list[int] = []
     antonym_start = [0]
-    parts: list[int] = []  # every whole a synset is part of, however far up ("London": England, United Kingdom...)
+    parts: list[int] = []  # every whole a synset is part of, however far up ("Edinburgh": Scotland, United Kingdom...)
     part_start = [0]
     for s in synsets:
         nearest: dict[int, int] = {}

@@ -83,7 +83,7 @@ def features(
     sentences, a "not" in the one that is about something else must not flip the claim. `context` is what is
     known of the quote's document (its title and date): "the 2023 handbook" finds its year there. `contrasts` are
     (claim words, quote words) slots that a learned model found to rule each other out (`ledger.judge.substitutions`);
-    they count as swaps. `nested` tells whether one name is a part of the other ("London", "United Kingdom";
+    they count as swaps. `nested` tells whether one name is a part of the other ("Edinburgh", "United Kingdom";
     `ledger.judge.word_relations`): such a name in the claim's place is no swap.
     """
     claim_terms, quote_terms = key_terms(claim), key_terms(quote)
@@ -96,7 +96,7 @@ def features(
     polar = quote if polarity_text is None else polarity_text
     # Another name in the claim's place, or two of the claim's parts in each other's places.
     swaps = find_swaps(claim, polar) + tuple(renamed) + crossed_slots(claim, polar)
-    if nested is not None:  # "serves London" against "serves the United Kingdom": a part and its whole
+    if nested is not None:  # "serves Edinburgh" against "serves the United Kingdom": a part and its whole
         swaps = tuple(pair for pair in swaps if not nested(*pair))
     if only_denied(claim, polar):
         swaps += (("only", "not only"),)

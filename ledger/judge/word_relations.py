@@ -98,7 +98,7 @@ class WordNetTable:
         return set(self.antonyms[a:b].tolist())
 
     def wholes(self, sense: int) -> set[int]:
-        """Every whole the sense is part of, however far up ("London": England, the United Kingdom, Europe)."""
+        """Every whole the sense is part of, however far up ("Edinburgh": Scotland, the United Kingdom, Europe)."""
         if sense + 1 >= len(self.part_start):
             return set()
         a, b = self.part_start[sense], self.part_start[sense + 1]
@@ -106,7 +106,7 @@ class WordNetTable:
 
 
 def one_inside_the_other(a: str, b: str, table: WordNetTable) -> bool:
-    """Whether one of two names is a part of the other in WordNet ("London" and "United Kingdom", "Europe" and
+    """Whether one of two names is a part of the other in WordNet ("Edinburgh" and "United Kingdom", "Europe" and
     "Greece"), by their commonest senses: a claim about the one is not contradicted by the quote naming the other."""
     def senses(name: str) -> tuple[int, ...]:  # the name as one lemma ("united_kingdom"), not its last word alone:
         return table.word_senses("_".join(name.split()))[:SENSES]  # "Southwestern Mexico" is not all of Mexico
