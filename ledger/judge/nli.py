@@ -111,10 +111,11 @@ _AMOUNTS = ("money", "percent", "count", "duration", "frequency", "time")
 
 def figure_missing(claim: str, quote: str) -> bool:
     """Whether the claim gives an amount with its unit (money, a share, a count of something, a duration) that the
-    quote does not give. Dates, ordinals and bare numbers do not count: a bare "1866" or "season 8" may be written
+    quote does not give, or gives only by arithmetic (a span, a ratio: the model reads a correct sum as a
+    contradiction). Dates, ordinals and bare numbers do not count: a bare "1866" or "season 8" may be written
     otherwise in the quote ("the eighth season"). Pure."""
     agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
-    return any(m.claim.kind in _AMOUNTS for m in agreement.absent)
+    return any(m.claim.kind in _AMOUNTS for m in agreement.absent) or any(m.sources for m in agreement.matched)
 
 
 UNSUPPORTED_READ = 2  # a claim's quotes without support that the model reads, the most similar first

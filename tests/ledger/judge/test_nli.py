@@ -115,6 +115,9 @@ def test_a_quote_without_the_claims_amount_is_not_read_by_the_model() -> None:
     assert figure_missing(claim, quote)
     assert not figure_missing(claim, "Free cash flow was $4.1 million.")
     assert not figure_missing("The museum opened in 1866.", "It opened in the spring.")  # a date: not an amount
+    # an amount the quote gives only by arithmetic: the model would read the correct sum as a contradiction
+    assert figure_missing("The railway came 87 years after the port closed.",
+                          "The port was closed in 1781. The railway arrived in 1868.")
     lacking = local("none", quote=quote)
     other = local("none", quote="A further $4.1 million went on new offices.")  # has the amount: the model reads it
     assert worth_reading([claim, claim], [lacking, other]) == [1]  # so it can neither confirm nor refute it
