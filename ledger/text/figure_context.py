@@ -41,8 +41,8 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
             stop = qs[n + 1].start if n + 1 < len(qs) else line_start + len(line)
             tail = text[q.end:stop]
             trailing = _TRAILING.match(tail) if n + 1 < len(qs) else None
-            after_end = q.end + (trailing.end() if trailing else len(tail) if n + 1 == len(qs) else 0)
             clause = _SENTENCE_END.split(tail)[0]  # a figure's words never run into the next sentence
+            after_end = q.end + (trailing.end() if trailing else len(clause) if n + 1 == len(qs) else 0)
             boundary = _CLAUSE_BREAK.search(clause) if n + 1 < len(qs) and not trailing else None
             if boundary and key_terms(clause[:boundary.start()]):  # "9 were repaired, which gives ... 4.5%"
                 after_end = q.end + boundary.start()

@@ -304,3 +304,14 @@ def test_a_date_at_the_wrong_end_of_a_range_is_contradicted(
 ) -> None:
     (match,) = compare_quantities(extract_quantities(claim), extract_quantities(evidence)).matches
     assert (match.status, match.evidence.text if match.evidence else "") == expected
+
+
+def test_a_figure_is_described_by_its_own_sentence_only() -> None:
+    # The last figure of a line took its words from the rest of the line, into the next sentence: "25%" was about a
+    # "bus", so "about 100 pupils take the bus" worked out from it.
+    *_, share = extract_quantities("The school has 400 pupils, and about 25% of them walk to school. "
+                                   "The school bus stops at the gate.")
+    assert share.text == "25%" and "bu" not in share.about and "walk" in share.about
+    evidence = "The school has 400 pupils, and about 25% of them walk to school. The school bus stops at the gate."
+    assert statuses("About 100 pupils walk to school.", evidence) == ["matched"]
+    assert statuses("About 100 pupils take the bus.", evidence) != ["matched"]

@@ -90,3 +90,7 @@ def test_two_parts_of_the_claim_in_each_others_places_are_crossed(
     claim: str, quote: str, crossed: tuple[tuple[str, str], ...]
 ) -> None:
     assert crossed_slots(claim, quote) == crossed
+
+
+def test_an_irregular_plural_is_its_singular() -> None:
+    assert key_terms("Children and women") == key_terms("child and woman") == ("child", "woman")
