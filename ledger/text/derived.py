@@ -20,7 +20,7 @@ from ledger.text.terms import key_terms
 
 _DIGITS = re.compile(r"\d[\d,]*(?:\.(\d+))?")
 _YEAR = re.compile(r"\d{4}(?![\d,.])")
-_LOOSE = ("count", "number", "ordinal")
+LOOSE = ("count", "number", "ordinal")  # kinds whose figure alone may match, whatever noun follows it
 _YEARS = (1000, 2200)  # a bare number in this range is read as a year when a span of years is asked for
 _ANY_YEAR = 2001  # not a leap year: "from 3 March to 14 April" spans the same days in most years
 _MINUTES_PER_DAY = 1440
@@ -82,16 +82,17 @@ def _pairs(quantities: Iterable[Quantity]) -> Iterable[tuple[Quantity, Quantity]
         yield (a, b) if a.value >= b.value else (b, a)
 
 
-def _is_amount(e: Quantity) -> bool:
-    return e.kind in _LOOSE and not e.identifier and not e.context & MULTIPLE
+def is_amount(e: Quantity) -> bool:
+    """A count or bare number: not a name ("Level 2") nor a multiple ("fivefold")."""
+    return e.kind in LOOSE and not e.identifier and not e.context & MULTIPLE
 
 
 def _difference(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     """"Up $2 million" from two totals; "15 fewer deaths" from 89 and 74: figures of the claim's kind and unit."""
     if q.kind not in ("count", "number", "ordinal", "money") or q.context & MULTIPLE:
         return None
-    loose = _is_amount(q)
-    same = [e for e in evidence if (e.kind == q.kind and e.unit == q.unit) or (loose and _is_amount(e) and not e.unit)]
+    loose = is_amount(q)
+    same = [e for e in evidence if (e.kind == q.kind and e.unit == q.unit) or (loose and is_amount(e) and not e.unit)]
     for a, b in _pairs(same):
         if _close(a.value - b.value, q.value, q):
             return f"{_figure(a)} − {_figure(b)}", (a, b)
@@ -166,7 +167,7 @@ def _ratio(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     if q.kind != "count" or not q.context & MULTIPLE or q.value < 2:
         return None
     for a, b in _pairs(e for e in evidence if e.kind in ("percent", "money", "count", "number") and e.value > 0):
-        comparable = a.kind == b.kind and a.unit == b.unit or (_is_amount(a) and _is_amount(b))
+        comparable = a.kind == b.kind and a.unit == b.unit or (is_amount(a) and is_amount(b))
         if comparable and _ratio_holds(a.value / b.value, q):
             return f"{_figure(a)} ÷ {_figure(b)}", (a, b)
     return None
@@ -185,11 +186,11 @@ def _ratio_holds(ratio: float, q: Quantity) -> bool:
 def _share_of_count(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     """"About 120 of the plants" from "240 plants ... half of them": a share of a count the evidence gives, when the
     share is about what the claim's count is ("25% of them walk" is not the 100 pupils who "take the bus")."""
-    if not _is_amount(q):
+    if not is_amount(q):
         return None
     shares = [e for e in evidence if e.kind == "percent" and 0 < e.value < 100 and e.about & q.about]
     for share in shares:
-        for whole in (e for e in evidence if _is_amount(e) and e.value > q.value):
+        for whole in (e for e in evidence if is_amount(e) and e.value > q.value):
             if _close(whole.value * share.value / 100, q.value, q):
                 of = "" if share.text.rstrip().endswith(" of") else " of"
                 return f"{_figure(share)}{of} {_figure(whole)}", (whole, share)
@@ -201,7 +202,7 @@ def _share_as_percent(q: Quantity, evidence: Sequence[Quantity]) -> Working | No
     is about what the claim's share is."""
     if q.kind != "percent" or not 0 < q.value < 100:
         return None
-    for whole, part in _pairs(e for e in evidence if _is_amount(e) and e.value > 0):
+    for whole, part in _pairs(e for e in evidence if is_amount(e) and e.value > 0):
         share = 100 * part.value / whole.value
         if part.about & q.about and abs(share - q.value) <= (0.05 * q.value if q.approx else _half_unit(q)):
             return f"{_figure(part)} of {_figure(whole)}", (whole, part)

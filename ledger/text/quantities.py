@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from ledger.text.ages import group_working, in_group, is_age, read_ages
-from ledger.text.derived import derivation
+from ledger.text.derived import LOOSE, derivation, is_amount
 from ledger.text.figure_context import describe_figures
 from ledger.text.figures import Agreement, Kind, Quantity, QuantityMatch, Status
 from ledger.text.lexicon import lexicon
@@ -52,7 +52,6 @@ __all__ = [
     "Agreement", "Quantity", "QuantityMatch", "compare_quantities", "extract_quantities", "is_negated", "negation_cues",
 ]  # negation lives in ledger.text.terms; re-exported for callers that compare polarity alongside figures
 
-_LOOSE = ("count", "number", "ordinal")  # kinds whose figure alone may match, whatever noun follows it
 
 
 def extract_quantities(text: str) -> list[Quantity]:
@@ -282,7 +281,7 @@ def _measures(a: Quantity, b: Quantity) -> tuple[tuple[str, float], tuple[str, f
     """Each figure's unit of measure and its amount in base units, when both are counts written with different
     unit words that are units of measure ("26 miles", "26-kilometre"); None otherwise (the same word compares as
     written, and pint is not loaded for it)."""
-    if a.kind not in _LOOSE or b.kind not in _LOOSE:
+    if a.kind not in LOOSE or b.kind not in LOOSE:
         return None
     word_a, word_b = measure_word(a.text), measure_word(b.text)
     if word_a == word_b or not (unit_a := unit_size(word_a)) or not (unit_b := unit_size(word_b)):
@@ -359,15 +358,7 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
         spans: dict[Quantity, str] = {}
         other_end: Quantity | None = None
         if q.kind in ("date", "weekday"):
-            status = {e: _date_status(q, e) for e in peers}
-            for first, last in _date_ranges(evidence):  # "closed in December" is in "from November to February"
-                inside = None if q.ranged else _within_range(q, first, last)
-                if inside and first in peers:
-                    status[first], status[last] = "matched", "absent"
-                    spans[first] = f"{q.text} is in {first.text} to {last.text}"
-                elif first in peers and last in peers and (ends := _wrong_end(q, first, last, status)) is not None:
-                    # "closed in 1952" against "operated from 1952 to 1996": the date of the other end is the claim's
-                    status[ends[0]], status[ends[1]], other_end = "absent", "conflict", ends[1]
+            status, spans, other_end = _date_statuses(q, peers, evidence)
             equal = [e for e in peers if status[e] == "matched"]
             vague = [e for e in peers if status[e] == "absent"]
         else:
@@ -402,10 +393,37 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
     return Agreement(tuple(results))
 
 
+def _date_statuses(
+    q: Quantity, peers: list[Quantity], evidence: Sequence[Quantity]
+) -> tuple[dict[Quantity, Status], dict[Quantity, str], Quantity | None]:
+    """Each comparable evidence date's status for a claim date, read with the ranges the evidence gives: (statuses,
+    the working of a range the date is inside, the end of a range that is the claim's date when it names the other)."""
+    status = {e: _date_status(q, e) for e in peers}
+    spans: dict[Quantity, str] = {}
+    other_end = None
+    for first, last in _date_ranges(evidence):  # "closed in December" is in "from November to February"
+        inside = None if q.ranged else _within_range(q, first, last)
+        if inside and first in peers:
+            status[first], status[last] = "matched", "absent"
+            spans[first] = f"{q.text} is in {first.text} to {last.text}"
+        elif first in peers and last in peers and (ends := _wrong_end(q, first, last, status)) is not None:
+            # "closed in 1952" against "operated from 1952 to 1996": the date of the other end is the claim's
+            status[ends[0]], status[ends[1]], other_end = "absent", "conflict", ends[1]
+    return status, spans, other_end
+
+
 def _date_ranges(evidence: Sequence[Quantity]) -> list[tuple[Quantity, Quantity]]:
     """The evidence's date ranges: a date that starts a range ("from November") with the date that ends it."""
     return [(a, b) for a, b in zip(evidence, evidence[1:], strict=False)
             if a.kind == b.kind == "date" and a.ranged and b.ranged and a.upper is not None]
+
+
+@cache
+def _range_end_words() -> tuple[frozenset[str], frozenset[str]]:
+    """Stems of the words that put a date at a range's start, and at its end (`figures.toml`)."""
+    lex = lexicon()
+    return (frozenset(stem(w) for w in lex.words("figures", "range_start_words")),
+            frozenset(stem(w) for w in lex.words("figures", "range_end_words")))
 
 
 def _wrong_end(
@@ -414,9 +432,7 @@ def _wrong_end(
     """(the end of an evidence range the claim's date equals, the other end) when the claim puts its date at the other
     end ("closed in 1952" against "operated from 1952 to 1996"), unless the range itself is about what the claim says
     ("closed from November to February")."""
-    lex = lexicon()
-    starts = {stem(w) for w in lex.words("figures", "range_start_words")}
-    ends = {stem(w) for w in lex.words("figures", "range_end_words")}
+    starts, ends = _range_end_words()
     said = claim.about - first.about - last.about  # what the claim says of its date that the range does not
     if status.get(first) == "matched" and said & ends and not said & starts:
         return first, last
@@ -457,9 +473,9 @@ def _inside_limit(claim: Quantity, evidence: Quantity) -> bool:
 
 
 def _amount(q: Quantity) -> bool:
-    """A count or number that may match an equal one whatever it counts: not a name ("Level 2"), a multiple ("more
-    than fivefold" is no count of 212) or an age ("a seven-year-old" is not "7 bells")."""
-    return q.kind in _LOOSE and not q.identifier and not q.context & MULTIPLE and not is_age(q)
+    """A count or number that may match an equal one whatever it counts: an amount (`is_amount`: "more than
+    fivefold" is no count of 212) that is no age ("a seven-year-old" is not "7 bells")."""
+    return is_amount(q) and not is_age(q)
 
 
 def _said_by_another(e: Quantity, q: Quantity, claims: Sequence[Quantity]) -> bool:
