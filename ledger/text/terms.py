@@ -133,9 +133,9 @@ def _canonical_tokens(text: str) -> tuple[tuple[str, str], ...]:
 
 
 @lru_cache(maxsize=16384)
-def key_terms(text: str) -> tuple[str, ...]:
-    """Stems of the content words of `text`, in order, without stopwords, figures or negation words."""
-    rules, terms, previous = _rules(), [], ""
+def _key_tokens(text: str) -> tuple[tuple[str, str], ...]:
+    """(stem, surface) of the content words of `text`, in order and repeated as written."""
+    rules, tokens, previous = _rules(), [], ""
     for word, surface in _canonical_tokens(text.replace("_", " ")):
         lower = surface.lower()
         after_unit, previous = previous in rules.figure_words, lower
@@ -147,8 +147,31 @@ def key_terms(text: str) -> tuple[str, ...]:
             continue
         if lower.endswith("ly") and len(lower) >= 7 and "_" not in word:
             word = term_stem(lower)  # "voluntarily" is about being voluntary, "monthly" about a month
-        terms.append(word)
-    return tuple(dict.fromkeys(terms))
+        tokens.append((word, surface))
+    return tuple(tokens)
+
+
+@lru_cache(maxsize=16384)
+def key_terms(text: str) -> tuple[str, ...]:
+    """Stems of the content words of `text`, in order, without stopwords, figures or negation words."""
+    return tuple(dict.fromkeys(term for term, _ in _key_tokens(text)))
+
+
+def unstated_tail(claim: str, quote: str) -> tuple[str, ...]:
+    """The content words that end the claim, as written, back to the last one the quote has: what a claim adds at
+    its end ("..., reportedly of plague", "... because it can affect the baby's heart") when the quote lacks them
+    all. Figures and stopwords are skipped, not counted, and so is a word the claim said before ("... Parquet files
+    directly, including files compressed with Zstandard" adds three words). Pure."""
+    said = set(key_terms(quote))
+    first: dict[str, str] = {}  # each term where the claim first has it
+    for term, surface in _key_tokens(claim):
+        first.setdefault(term, surface)
+    tail: list[str] = []
+    for term, surface in reversed(first.items()):
+        if term in said:
+            break
+        tail.append(surface)
+    return tuple(reversed(tail))
 
 
 def coverage(claim_terms: tuple[str, ...], quote_terms: tuple[str, ...]) -> tuple[float, tuple[str, ...]]:

@@ -19,6 +19,7 @@ from ledger.core.settings import Settings
 from ledger.core.types import Chunk
 from ledger.judge.checker_model import load_bundled_checker
 from ledger.judge.nli import (
+    LACKS,
     UNSTATED_ENTAILMENT,
     CrossEncoderSupportChecker,
     NliThresholds,
@@ -29,7 +30,7 @@ from ledger.judge.nli import (
     premise,
     worth_reading,
 )
-from ledger.judge.support import LocalSupportChecker, SupportCheck
+from ledger.judge.support import SAYS_MORE, LocalSupportChecker, SupportCheck
 from ledger.loop.factory import build_support_checker as load_support_checker
 from tests.fakes import HashEmbedder
 
@@ -335,3 +336,52 @@ def test_figures_written_otherwise_are_the_rules_to_confirm_not_the_models_to_do
     matched = local("full", "full_figures")
     assert combine(matched, said_more, figures_reworded=True).support == "full"
     assert combine(matched, said_more, figures_reworded=False).support == "none"  # "9 hours" it can read itself
+
+
+def test_a_claim_that_adds_words_at_its_end_is_not_supported_unless_the_model_reads_it_entailed() -> None:
+    full = local("full", "full_figures")
+    added = ("because", "filters", "cleaned")
+    unsure = {"entailment": 0.25, "contradiction": 0.15, "neutral": 0.6}  # below `unstated`: not dropped for that
+    dropped = combine(full, unsure, added=added)
+    assert dropped.support == "none" and dropped.reason.startswith(SAYS_MORE)
+    assert "'because filters cleaned'" in dropped.reason  # the user sees what the quote does not give
+    assert combine(full, unsure, added=added[1:]).support == "full"  # two words: a paraphrase may differ so much
+    assert combine(full, {**unsure, "entailment": 0.45}, added=added).support == "full"  # the model reads it implied
+    assert combine(local("partial"), unsure, added=added).support == "none"
+    assert combine(local("full", "verbatim"), unsure, added=added).support == "full"  # the document says it
+
+
+@dataclass
+class ReadsAlone:
+    """A model that finds the claim entailed by its quote alone and neutral when the quote has text around it."""
+
+    quote: str
+    alone: tuple[float, float, float] = (0.02, 0.9, 0.08)  # contradiction, entailment, neutral
+    around: tuple[float, float, float] = (0.03, 0.07, 0.9)
+    read: list[tuple[str, str]] = field(default_factory=list)
+
+    @dataclass
+    class config:  # noqa: N801  # the attribute a Hugging Face model has
+        id2label = {0: "contradiction", 1: "entailment", 2: "neutral"}
+
+    def predict(self, pairs: list[tuple[str, str]], **_: object) -> list[list[float]]:
+        self.read.extend(pairs)
+        return [list(self.alone if premise == self.quote else self.around) for premise, _ in pairs]
+
+
+def test_support_the_model_drops_beside_the_quotes_neighbours_is_read_again_with_the_quote_alone() -> None:
+    quote = "Battery use during route recording has been reduced by about a third."
+    text = "The update changes several things. " * 8 + quote + " Maps now load faster. " * 8
+    chunk = Chunk(hash="b" * 12, text=text, document_id="d", index=0, start_char=0, end_char=len(text))
+    start = text.index(quote)
+    found = SupportCheck("full", quote, 0.87, "local reason", "full", start, start + len(quote))
+    claim = "Battery consumption while recording a route has dropped by roughly one third."
+    model = ReadsAlone(quote)
+    kept = CrossEncoderSupportChecker("fake", FakeLocal([found]), model).check([(claim, chunk)])[0]
+    assert kept.support == "full" and "the quote alone: entailment 0.90" in kept.reason and kept.entailment == 0.9
+    assert [p for p, _ in model.read] == [premise(text, found), quote]  # beside its neighbours, then alone
+    # support dropped for words the claim adds at its end is not read again: the quote alone lacks them too
+    added = claim.replace(".", " because the screen dims sooner.")
+    unsure = ReadsAlone(quote, around=(0.3, 0.2, 0.5))  # not sure enough of "neutral" to drop it for that
+    dropped = CrossEncoderSupportChecker("fake", FakeLocal([found]), unsure).check([(added, chunk)])[0]
+    assert dropped.support == "none" and LACKS in dropped.reason and len(unsure.read) == 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.text.terms import crossed_slots, find_swaps, key_terms, negation_cues
+from ledger.text.terms import crossed_slots, find_swaps, key_terms, negation_cues, unstated_tail
 
 
 @pytest.mark.parametrize(
@@ -94,3 +94,21 @@ def test_two_parts_of_the_claim_in_each_others_places_are_crossed(
 
 def test_an_irregular_plural_is_its_singular() -> None:
     assert key_terms("Children and women") == key_terms("child and woman") == ("child", "woman")
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "tail"),
+    [
+        # a reason appended to what the quote says
+        ("The pool is closed on Mondays because the filters are cleaned.", "The pool is closed on Mondays.",
+         ("because", "filters", "cleaned")),
+        # a repeated word ("files") is no new word; the figure is skipped, not counted
+        ("Version 2 reads log files directly, including files compressed with gzip.",
+         "Version 2 can read log files directly.", ("including", "compressed", "gzip")),
+        # the claim's last word is in the quote: nothing is added at the end, whatever differs before it
+        ("Members can borrow up to ten books.", "Each member may take out ten books.", ()),
+        ("The pool is closed on Mondays.", "The pool is closed on Mondays.", ()),
+    ],
+)
+def test_unstated_tail_is_what_a_claim_adds_at_its_end(claim: str, quote: str, tail: tuple[str, ...]) -> None:
+    assert unstated_tail(claim, quote) == tail
