@@ -200,11 +200,11 @@ class LocalSupportChecker:
         if isinstance(candidates, Exception):
             return _unchecked(claim, candidates)
         try:
-            return self._check_one(claim, candidates, _context(chunk))
+            return self._check_one(claim, candidates, _context(chunk), chunk.text)
         except Exception as exc:  # a bug must cost this pair, not the batch
             return _unchecked(claim, exc)
 
-    def _check_one(self, claim: str, candidates: list[_Candidate], context: str = "") -> SupportCheck:
+    def _check_one(self, claim: str, candidates: list[_Candidate], context: str = "", passage: str = "") -> SupportCheck:
         if not candidates:
             return SupportCheck("none", "", 0.0, "the evidence is empty", "none")
         claim_vec = self._vectors[claim]
@@ -221,7 +221,7 @@ class LocalSupportChecker:
             cand = candidates[i]
             polarity_text = cand.polarity or self._closest_sentence(claim_terms, cand.text)
             learned = self.contrasts.contrasts(claim, polarity_text) if self.contrasts is not None else ()
-            f = features(claim, cand.text, sims[i], polarity_text, context, learned, self._nested)
+            f = features(claim, cand.text, sims[i], polarity_text, context, learned, self._nested, passage)
             support, rule, reason = decide_rules(f, self.thresholds)
             check = SupportCheck(support, cand.text, float(sims[i]), reason, rule, cand.start, cand.end)
             checks.append((scores[i], f.coverage, check))

@@ -76,6 +76,7 @@ DEFAULT_THRESHOLDS = Thresholds()
 def features(
     claim: str, quote: str, similarity: float, polarity_text: str | None = None, context: str = "",
     contrasts: tuple[tuple[str, str], ...] = (), nested: Callable[[str, str], bool] | None = None,
+    passage: str = "",
 ) -> SupportFeatures:
     """The rule features of a claim against a quote, given their embedding similarity.
 
@@ -84,7 +85,9 @@ def features(
     known of the quote's document (its title and date): "the 2023 handbook" finds its year there. `contrasts` are
     (claim words, quote words) slots that a learned model found to rule each other out (`ledger.judge.substitutions`);
     they count as swaps. `nested` tells whether one name is a part of the other ("Edinburgh", "United Kingdom";
-    `ledger.judge.word_relations`): such a name in the claim's place is no swap.
+    `ledger.judge.word_relations`): such a name in the claim's place is no swap. `passage` is the text the quote
+    was taken from: a claim figure the quote lacks but the passage states as such ("the two planets" where an
+    earlier sentence found "two planets") is matched there (figures worked out by arithmetic only from the quote).
     """
     claim_terms, quote_terms = key_terms(claim), key_terms(quote)
     agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
@@ -111,7 +114,8 @@ def features(
         and (renamed or (m.evidence.about & theirs and not m.evidence.about & ours)) else m
         for m in agreement.matches
     ))
-    agreement = _with_context(agreement, extract_quantities(context) if context else [])
+    agreement = _with_context(agreement, extract_quantities(context) if context else [],
+                              extract_quantities(passage) if passage and passage != quote else [])
     polar_quote = quote if polarity_text is None else polarity_text
     claim_negated, claim_anchor = polarity(claim, quote_terms)
     quote_negated, quote_anchor = polarity(polar_quote, claim_terms)
@@ -131,14 +135,19 @@ def features(
     )
 
 
-def _with_context(agreement: Agreement, context: list[Quantity]) -> Agreement:
-    """Claim figures the quote lacks but its document's title or date gives are matched; a bare year the quote
-    lacks ("In 2026, ...") frames the claim rather than asserting a figure, so it is left out."""
+def _with_context(agreement: Agreement, context: list[Quantity], passage: list[Quantity] = ()) -> Agreement:
+    """Claim figures the quote lacks but its document's title or date gives, or the rest of its passage states, are
+    matched; a bare year the quote lacks ("In 2026, ...") frames the claim rather than asserting a figure, so it is
+    left out. From the passage only a figure as written counts: among a whole passage's figures, some pair works out
+    to almost any number."""
     kept = []
     for m in agreement.matches:
         if m.status == "absent" and context:
             found = compare_quantities([m.claim], context).matches[0]
             m = found if found.status == "matched" else m
+        if m.status == "absent" and passage:
+            found = compare_quantities([m.claim], passage).matches[0]
+            m = found if found.status == "matched" and not found.sources else m
         if m.status == "absent" and m.claim.kind == "date" and m.claim.parts[1:] == (None, None, None):
             continue
         kept.append(m)

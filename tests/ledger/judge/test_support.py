@@ -118,6 +118,20 @@ def test_a_year_that_frames_the_claim_or_names_the_document() -> None:
     assert [m.status for m in titled.quantities.matches] == ["matched", "matched"]
 
 
+def test_a_figure_the_rest_of_the_passage_states() -> None:
+    quote = "No transits were seen, so the radii of the moons remain unknown."
+    passage = "The probe found two moons orbiting the asteroid. " + quote
+    claim = "The sizes of the two moons are still unknown."
+    assert [m.status for m in features(claim, quote, 0.8).quantities.matches] == ["absent"]
+    assert [m.status for m in features(claim, quote, 0.8, passage=passage).quantities.matches] == ["matched"]
+    # only as written: among a passage's figures some pair works out to almost any number
+    rooms = "The survey counted 30 rooms in the east wing and 12 rooms in the west wing. The wings share a roof."
+    difference = "The east wing has 18 more rooms than the west wing."
+    assert [m.status for m in features(difference, rooms, 0.7).quantities.matches] == ["matched"]  # 30 − 12
+    beside = features(difference, "The wings share a roof.", 0.7, passage=rooms)
+    assert [m.status for m in beside.quantities.matches] == ["absent"]
+
+
 def test_swaps_and_figures_of_another_entity() -> None:
     # Names read as names mid-sentence, whatever they are: no list of departments is involved.
     f = features("The Sales team is the second-largest department, with 150 employees.",
