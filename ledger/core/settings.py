@@ -106,7 +106,7 @@ class JudgeSettings(_Section):
         "shipped with the product), a hub id or directory (e.g. cross-encoder/nli-deberta-v3-xsmall), or empty for "
         "the local rules alone; when one is set but cannot load, the run says so once and uses the local rules.",
     )
-    nli_overrule: float = Field(0.8, description="Support the rules found in a quote is contradicted when the NLI "
+    nli_overrule: float = Field(0.7, description="Support the rules found in a quote is contradicted when the NLI "
                                 "model finds the claim contradicted with at least this probability (figures, dates, "
                                 "negation and names the rules contradict stay contradicted).")
     nli_confirm: float = Field(0.5, description="A searched quote with support below `similarity_threshold` still "

@@ -37,7 +37,7 @@ class NliThresholds:
     """When the model's probabilities change the local decision."""
 
     entailment: float = 0.7  # partial support the model finds entailed becomes full
-    contradiction: float = 0.8  # support the model finds contradicted (this sure) becomes contradicted
+    contradiction: float = 0.7  # support the model finds contradicted (this sure) becomes contradicted
     rescue: float = 0.7  # a quote the rules found no support in, but the model finds entailed, is partial support
     refute: float = 0.7  # ... and one the model finds contradicted is a contradiction
     related: float = 0.0  # the quote's similarity to the claim that rescue and refute need
