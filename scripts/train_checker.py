@@ -192,10 +192,31 @@ def pad_batch(items, pad_id: int):
     return ids, am, tt
 
 
-class Encoded:
-    """Pre-tokenised training/eval data: both premise variants per row."""
+def windowed_premise(core: str, others: list[str], width: int, rng: random.Random) -> str:
+    """The premise as the product's model reads it (`ledger.judge.nli.premise`): `width` characters of text centred
+    on the premise, here with sentences of other rows' premises (`others`, same source) on both sides. Those say
+    nothing of the hypothesis, so the label stands; what the model learns is to find the sentence that bears on it
+    among neighbours, and to read a window cut mid-sentence at both ends."""
+    left: list[str] = []
+    right: list[str] = []
+    pool = [s for o in others for s in split_sentences(o)]
+    rng.shuffle(pool)
+    while pool and (sum(map(len, left)) < width or sum(map(len, right)) < width):
+        (left if rng.random() < 0.5 else right).append(pool.pop())
+    before, after = " ".join(left), " ".join(right)
+    text = " ".join(x for x in (before, core, after) if x)
+    start = len(before) + 1 if before else 0
+    end = start + len(core)
+    if end - start >= width:
+        return core
+    lo = max(0, min(start - (width - (end - start)) // 2, len(text) - width))
+    return text[lo:lo + width].strip()
 
-    def __init__(self, tok, rows, sel, max_length):
+
+class Encoded:
+    """Pre-tokenised training/eval data: both premise variants per row (and a windowed one, `p_window` > 0)."""
+
+    def __init__(self, tok, rows, sel, max_length, window_chars: int = 0, seed: int = 13):
         self.rows = rows
         self.labels = [LABEL2ID[r["label"]] for r in rows]
         hyp = tokenize_texts(tok, [r["hypothesis"] for r in rows])
@@ -208,15 +229,30 @@ class Encoded:
         self.full = [encode_pair(tok, p, h, max_length) for p, h in zip(full, hyp, strict=False)]
         self.sel = [encode_pair(tok, p, h, max_length) if p is not None else None
                     for p, h in zip(selp, hyp, strict=False)]
+        self.win: list = [None] * len(rows)
+        if window_chars:
+            rng = random.Random(seed + 4242)
+            by_source: dict[str, list[int]] = {}
+            for i, r in enumerate(rows):
+                by_source.setdefault(r["source"], []).append(i)
+            texts = []
+            for i, r in enumerate(rows):
+                peers = by_source[r["source"]]
+                others = [rows[j]["premise"] for j in rng.sample(peers, min(8, len(peers))) if j != i]
+                texts.append(windowed_premise(selected_premise(r, sel[i]), others, window_chars, rng))
+            self.win = [encode_pair(tok, p, h, max_length) for p, h in zip(tokenize_texts(tok, texts), hyp,
+                                                                            strict=False)]
 
-    def item(self, i, use_sel: bool):
-        if use_sel and self.sel[i] is not None:
+    def item(self, i, use_sel):
+        if use_sel == "win" and self.win[i] is not None:
+            return self.win[i]
+        if use_sel and use_sel != "win" and self.sel[i] is not None:
             return self.sel[i]
         return self.full[i]
 
 
 def epoch_batches(enc: Encoded, epoch: int, seed: int, bs: int, p_select: float, chunk: int = 50,
-                  source_weights: dict | None = None):
+                  source_weights: dict | None = None, p_window: float = 0.0):
     """Deterministic per (seed, epoch): shuffle, choose premise variants, sort within chunks of
     bs*chunk rows by length, cut into batches, shuffle the batches."""
     rng = random.Random(seed * 1000 + epoch)
@@ -227,6 +263,9 @@ def epoch_batches(enc: Encoded, epoch: int, seed: int, bs: int, p_select: float,
         order = [i for i in order if keep() < source_weights.get(enc.rows[i]["source"], 1.0)]
     use_sel = [rng.random() < p_select for _ in order]
     variant = {i: u for i, u in zip(order, use_sel, strict=False)}
+    if p_window:  # its own generator: without windows, the order and variants are those of earlier runs
+        wrng = random.Random(seed * 1000 + epoch + 7777)
+        variant = {i: "win" if wrng.random() < p_window else u for i, u in variant.items()}
     batches = []
     for c in range(0, len(order), bs * chunk):
         part = sorted(order[c: c + bs * chunk], key=lambda i: len(enc.item(i, variant[i])[0]))
@@ -377,7 +416,7 @@ def cmd_train(a):
         rows += more
         log(f"{len(more)} pairs from {extra}")
     log("tokenising ...")
-    enc = Encoded(tok, rows, sel, a.max_length)
+    enc = Encoded(tok, rows, sel, a.max_length, a.window_chars if a.p_window else 0, a.seed)
     counts = np.bincount(enc.labels, minlength=3)
     weights = torch.tensor(len(enc.labels) / (3 * counts), dtype=torch.float)
     log("class counts", counts.tolist(), "loss weights", [round(float(w), 3) for w in weights])
@@ -449,7 +488,7 @@ def cmd_train(a):
     done = False
     while progress() < 1.0 and not done:
         batches, variant = epoch_batches(enc, state["epoch"], a.seed, a.batch_size, a.p_select,
-                                         source_weights=parse_weights(a.source_weights))
+                                         source_weights=parse_weights(a.source_weights), p_window=a.p_window)
         while state["batch_in_epoch"] < len(batches):
             b = batches[state["batch_in_epoch"]]
             ids, am, tt = pad_batch([enc.item(i, variant[i]) for i in b], tok.pad_token_id)
@@ -731,6 +770,10 @@ def main():
         p.add_argument("--warmup", type=float, default=0.06)
         p.add_argument("--label-smoothing", type=float, default=0.05)
         p.add_argument("--p-select", type=float, default=0.7)
+        p.add_argument("--p-window", type=float, default=0.0,
+                       help="share of pairs whose premise is read as the product reads it: --window-chars of text "
+                            "centred on it, other rows' sentences around it (windowed_premise)")
+        p.add_argument("--window-chars", type=int, default=480)
         p.add_argument("--ckpt-minutes", type=float, default=10.0)
         p.add_argument("--budget-minutes", type=float, default=0.0,
                        help="training wall-clock budget: the LR schedule ends (and training stops) when "

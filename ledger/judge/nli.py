@@ -216,9 +216,8 @@ class CrossEncoderSupportChecker:
         probs = self.probabilities([(premises[i], pairs[i][0]) for i in todo])
         out = list(local)
         for i, p in zip(todo, probs, strict=True):
-            claim = pairs[i][0]
+            claim = pairs[i][0]  # (figures are read again only where they count)
             reworded = local[i].rule == "full_figures" and figures_reworded(claim, local[i].quote)
-            # figures read again only where they count
             out[i] = combine(local[i], p, self.thresholds, reworded, unstated_tail(claim, local[i].quote))
         # (not support dropped for the words a claim adds at its end: the quote alone lacks them just the same)
         dropped = [i for i in todo if out[i].reason.startswith(SAYS_MORE) and LACKS not in out[i].reason

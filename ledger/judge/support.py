@@ -204,7 +204,9 @@ class LocalSupportChecker:
         except Exception as exc:  # a bug must cost this pair, not the batch
             return _unchecked(claim, exc)
 
-    def _check_one(self, claim: str, candidates: list[_Candidate], context: str = "", passage: str = "") -> SupportCheck:
+    def _check_one(
+        self, claim: str, candidates: list[_Candidate], context: str = "", passage: str = "",
+    ) -> SupportCheck:
         if not candidates:
             return SupportCheck("none", "", 0.0, "the evidence is empty", "none")
         claim_vec = self._vectors[claim]

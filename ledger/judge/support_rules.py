@@ -115,7 +115,7 @@ def features(
         for m in agreement.matches
     ))
     agreement = _with_context(agreement, extract_quantities(context) if context else [],
-                              extract_quantities(passage) if passage and passage != quote else [])
+                              passage if passage != quote else "")
     polar_quote = quote if polarity_text is None else polarity_text
     claim_negated, claim_anchor = polarity(claim, quote_terms)
     quote_negated, quote_anchor = polarity(polar_quote, claim_terms)
@@ -135,18 +135,19 @@ def features(
     )
 
 
-def _with_context(agreement: Agreement, context: list[Quantity], passage: list[Quantity] = ()) -> Agreement:
+def _with_context(agreement: Agreement, context: list[Quantity], passage: str = "") -> Agreement:
     """Claim figures the quote lacks but its document's title or date gives, or the rest of its passage states, are
     matched; a bare year the quote lacks ("In 2026, ...") frames the claim rather than asserting a figure, so it is
     left out. From the passage only a figure as written counts: among a whole passage's figures, some pair works out
     to almost any number."""
-    kept = []
+    kept, stated = [], None  # the passage's figures, read only when the quote lacks one
     for m in agreement.matches:
         if m.status == "absent" and context:
             found = compare_quantities([m.claim], context).matches[0]
             m = found if found.status == "matched" else m
         if m.status == "absent" and passage:
-            found = compare_quantities([m.claim], passage).matches[0]
+            stated = extract_quantities(passage) if stated is None else stated
+            found = compare_quantities([m.claim], stated).matches[0]
             m = found if found.status == "matched" and not found.sources else m
         if m.status == "absent" and m.claim.kind == "date" and m.claim.parts[1:] == (None, None, None):
             continue
