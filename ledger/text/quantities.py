@@ -97,7 +97,28 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
                 found.append(quantity)
         else:
             i += 1
-    return tuple(read_ages(text, describe_figures(text, sorted(found, key=lambda q: q.start))))
+    return tuple(read_ages(text, describe_figures(text, shared_units(text, sorted(found, key=lambda q: q.start)))))
+
+
+_COORDINATED = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|and/or\s+|to\s+)")
+_DASH = re.compile(r"\s*[-–—]\s*")  # "10–14 days"; but "won 3–2 against" is a score, not a count of two
+_SHARED_KINDS = ("money", "percent", "duration", "count")
+
+
+def shared_units(text: str, found: list[Quantity]) -> list[Quantity]:
+    """Bare numbers that share the unit of the figure after them: "6.2 and 23.8 days", "3 to 4 weeks", "2, 3 or 5
+    nights" are days, weeks and nights each. Pure."""
+    out = list(found)
+    for n in range(len(out) - 2, -1, -1):  # right to left: each number of a list takes its unit from the next
+        q, nxt = out[n], out[n + 1]
+        if q.kind != "number" or q.identifier or nxt.kind not in _SHARED_KINDS or not nxt.number:
+            continue
+        gap, united = text[q.end:nxt.start], nxt.unit or nxt.kind == "percent"
+        joined = _COORDINATED.fullmatch(gap) or (united and _DASH.fullmatch(gap))
+        if joined and text[nxt.start:nxt.start + 1].isdigit():
+            out[n] = replace(q, kind=nxt.kind, value=q.number * (nxt.value / nxt.number), unit=nxt.unit,
+                             context=nxt.context, per=nxt.per)
+    return out
 
 
 def _classify(

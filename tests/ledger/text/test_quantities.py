@@ -315,3 +315,27 @@ def test_a_figure_is_described_by_its_own_sentence_only() -> None:
     evidence = "The school has 400 pupils, and about 25% of them walk to school. The school bus stops at the gate."
     assert statuses("About 100 pupils walk to school.", evidence) == ["matched"]
     assert statuses("About 100 pupils take the bus.", evidence) != ["matched"]
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("The orbits last 6.2 and 23.8 days.", [("duration", 6.2), ("duration", 23.8)]),
+        ("Recovery takes 3 to 4 weeks.", [("duration", 21.0), ("duration", 28.0)]),
+        ("Stays of 2, 3 or 5 nights are offered.", [("duration", 2.0), ("duration", 3.0), ("duration", 5.0)]),
+        ("Prices rise by 5-8%.", [("percent", 5.0), ("percent", 8.0)]),
+        # a score is no range, and a name's number keeps its own meaning
+        ("The home side won 3–2 against the visitors.", [("number", 3.0), ("count", 2.0)]),
+        ("See Section 4 and 5 days later the appendix.", [("number", 4.0), ("duration", 5.0)]),
+    ],
+)
+def test_numbers_share_the_unit_of_the_figure_after_them(text: str, read: list[tuple[str, float]]) -> None:
+    assert [(q.kind, round(q.value, 6)) for q in extract_quantities(text)] == read
+
+
+def test_a_figure_inside_a_range_with_one_unit_is_no_contradiction() -> None:
+    evidence = extract_quantities("Recovery from the operation takes 3 to 4 weeks for most patients.")
+    three = compare_quantities(extract_quantities("Recovery from the operation takes 3 weeks."), evidence)
+    two = compare_quantities(extract_quantities("Recovery from the operation takes 2 weeks."), evidence)
+    assert [m.status for m in three.matches] == ["matched"]
+    assert [m.status for m in two.matches] == ["conflict"]
