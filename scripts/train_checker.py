@@ -22,6 +22,10 @@ Reproduce (CPU, 2 cores; every step is seeded, --seed 13). The shipped checker w
     # 1c. on a machine without the checkpoint (<out> is not kept between sessions): start a new run from the
     #    shipped checker's weights, dequantised from the ONNX file
     nice -n 10 $PY scripts/train_checker.py train --init ledger/judge/models/checker_int8.onnx --epochs 1 --lr 2e-5
+    # 1d. (session 25, tried, not shipped: bench/README.md) half the pairs read as the product reads them, 480
+    #    characters centred on the premise among other rows' sentences:
+    nice -n 10 $PY scripts/train_checker.py train --out /work/checker_runs_s25 --init \
+        /work/checker_runs_s21/ckpt/final.pt --epochs 1 --lr 2e-5 --p-window 0.5
     # 2. evaluate the fp32 checkpoint on the NLI dev split (accuracy, per source, confusion), with the
     #    premise cut to its top-2 sentences ("select", as at inference) and/or kept whole ("full")
     nice -n 10 $PY scripts/train_checker.py evaluate --variants select,full
