@@ -117,6 +117,8 @@ def problems(entries: list[LedgerEntry]) -> None:
         elif entry.verdict == "not_found":
             closest = f"  \nClosest passage (not enough): “{plain(lead.quote)}” :gray[— {plain(lead.document)}]" \
                 if lead else ""
+            if lead is not None and lead.reason:  # why it is not enough ("the quote does not give 'because ...'")
+                closest += f"  \n:gray[Why not: {plain(lead.reason)}]"
             st.warning(f"{head}  \nNo passage in the documents states this.{closest}", icon=":material/search_off:")
         if is_phantom(entry):
             cited = ", ".join(code(h) for h in entry.claim.cited)

@@ -634,3 +634,26 @@ def test_verify_page_judges_a_draft_against_the_corpus(settings: Settings, tmp_p
     assert ":violet-background[Every employee receives" in draft_text  # not found, shaded purple
     stored = _store(settings).list_runs()
     assert [r.mode for r in stored] == ["verify"]
+
+
+def _problem_with_a_closest_passage() -> None:
+    from ledger.core.types import Claim, EvidenceMatch, LedgerEntry
+    from ui.review import problems
+
+    claim = Claim(id="c1", text="The ferry takes 90 minutes, mostly because of strong currents.", type="numeric",
+                  importance="critical")
+    closest = EvidenceMatch(
+        chunk_hash="a" * 12, document="Ferry guide", similarity=0.9, support="none", match_type="semantic",
+        quote="The ferry takes about 90 minutes.",
+        reason="the model reads the claim as saying more than the quote: the quote does not give 'mostly because "
+               "strong currents' (NLI: entailment 0.27)")
+    problems([LedgerEntry(claim=claim, verdict="not_found", confidence=0.0, evidence=[closest])])
+
+
+def test_a_claim_not_found_shows_its_closest_passage_and_why_it_is_not_enough() -> None:
+    at = AppTest.from_function(_problem_with_a_closest_passage, default_timeout=QUICK).run()
+    assert not at.exception
+    shown = _unescaped(at.warning[0].value)
+    assert "Closest passage (not enough): “The ferry takes about 90 minutes.”" in shown
+    assert "Why not: the model reads the claim as saying more than the quote: the quote does not give 'mostly " \
+           "because strong currents'" in shown
