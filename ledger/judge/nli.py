@@ -23,7 +23,7 @@ from ledger.text.terms import unstated_tail
 
 NLI_LABELS = ("contradiction", "entailment", "neutral")
 MODEL_ENTAILED = "the model finds it entailed"  # how a reason starts when the model alone found the support
-LACKS = "the quote does not give"  # how support dropped for words the claim adds at its end is explained
+LACKS = "the quote does not give"  # how support dropped for words the claim adds at its end is explained (rule "added")
 UNSTATED_ENTAILMENT = 0.2  # support the model reads as neutral is dropped only when it finds it this unlikely entailed
 _LOCAL_DECISIVE = ("quantity", "date", "negation", "swap")  # local contradictions the model may not overrule
 # Support the model does not read: a quote that states the claim word for word, or whose figures work out to the
@@ -72,8 +72,8 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
       claim adds a cause, a condition or a detail the quote does not give ("..., because it can affect the baby's
       heart"), which the rules' word overlap cannot see; not when a figure the rules matched is written otherwise
       in the quote ("every six months" for "twice a year" reads as neutral to the model: `figures_reworded`);
-    - so is support for a claim that ends in `added` content words the quote lacks ("..., because it can affect the
-      baby's heart": `ledger.text.terms.unstated_tail`) when the model finds it hardly entailed (< `added_entailment`):
+    - so is support for a claim that ends in `added` content words the quote lacks ("..., because its roof is being
+      repaired": `ledger.text.terms.unstated_tail`) when the model finds it hardly entailed (< `added_entailment`):
       an appended reason or detail, where a paraphrase's other words are spread through the claim;
     - an entailment (>= `entailment`) turns partial support into full;
     - a quote the rules found no support in (at least `related` similar) is partial support when the model finds
@@ -92,10 +92,10 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     neutral = probs.get("neutral", 0.0)
     if (local.support in ("full", "partial") and not (local.rule == "full_figures" and figures_reworded)
             and neutral >= t.unstated and entail < UNSTATED_ENTAILMENT):
-        return replace(local, support="none", rule="nli",
+        return replace(local, support="none", rule="unstated",
                        reason=f"{SAYS_MORE} (NLI: neutral {neutral:.2f}, entailment {entail:.2f})")
     if local.support in ("full", "partial") and len(added) >= t.added and entail < t.added_entailment:
-        return replace(local, support="none", rule="nli",
+        return replace(local, support="none", rule="added",
                        reason=f"{SAYS_MORE}: {LACKS} '{' '.join(added)}' (NLI: entailment {entail:.2f})")
     if local.support == "partial" and entail >= t.entailment:
         reason = f"{local.reason}; the model finds it entailed ({said})"
@@ -205,8 +205,8 @@ class CrossEncoderSupportChecker:
 
         The model reads each quote with the text around it (`premise`); support it would drop is read once more
         with the quote alone, and kept when that reading finds it entailed (>= `quote_alone`): the neighbourhood
-        that settles an implication can also drown a plain paraphrase ("Battery use during route recording has been
-        reduced by about a third" read as neutral, 0.87, beside its paragraph; entailed, 0.70, alone).
+        that settles an implication can also drown a plain paraphrase (a one-sentence paraphrase of a release note's
+        line read as neutral, 0.87, beside its paragraph; entailed, 0.70, alone: bench/README.md, session 25).
         """
         local = self.local.check(pairs)
         todo = worth_reading([claim for claim, _ in pairs], local)
@@ -219,9 +219,8 @@ class CrossEncoderSupportChecker:
             claim = pairs[i][0]  # (figures are read again only where they count)
             reworded = local[i].rule == "full_figures" and figures_reworded(claim, local[i].quote)
             out[i] = combine(local[i], p, self.thresholds, reworded, unstated_tail(claim, local[i].quote))
-        # (not support dropped for the words a claim adds at its end: the quote alone lacks them just the same)
-        dropped = [i for i in todo if out[i].reason.startswith(SAYS_MORE) and LACKS not in out[i].reason
-                   and premises[i] != local[i].quote]
+        # (not support dropped for the words a claim adds at its end, "added": the quote alone lacks them just the same)
+        dropped = [i for i in todo if out[i].rule == "unstated" and premises[i] != local[i].quote]
         alone = self.probabilities([(local[i].quote, pairs[i][0]) for i in dropped]) if dropped else []
         for i, p in zip(dropped, alone, strict=True):
             if p.get("entailment", 0.0) >= self.thresholds.quote_alone:

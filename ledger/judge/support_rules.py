@@ -31,7 +31,8 @@ class SupportCheck:
     quote: str
     similarity: float
     reason: str
-    rule: str = ""  # verbatim, full, full_figures, computed, partial, none, quantity, date, negation, swap, nli, error
+    rule: str = ""  # verbatim, full, full_figures, computed, partial, none, quantity, date, negation, swap, error; the
+    # model's: nli, unstated (support dropped as saying more), added (dropped for words the claim adds at its end)
     quote_start: int = 0  # the quote's span in the chunk text (a heading or table header quoted with a sentence
     quote_end: int = 0  # under it, joined by " … ", spans from the one to the other)
     entailment: float | None = None  # the NLI model's probability that the quote entails the claim; None: not read

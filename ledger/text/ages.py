@@ -1,8 +1,8 @@
 """Ages and age groups: "a seven-year-old child", "aged 7", "children under 12", "under the age of 16", "aged 2 to 11".
 
 A leaflet, a rule or a price list states who a statement is for by an age group ("Children under 12 must not take
-Dolvarin"); a claim names an age in it ("should not be given to an eight-year-old"). Every age becomes a number with
-the context "age", so that ages compare only with ages; a group keeps its bound or range. Pure; used by
+this medicine"); a claim names an age in it ("should not be given to an eight-year-old"). Every age becomes a number
+with the context "age", so that ages compare only with ages; a group keeps its bound or range. Pure; used by
 `ledger.text.quantities`.
 """
 

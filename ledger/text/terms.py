@@ -159,9 +159,9 @@ def key_terms(text: str) -> tuple[str, ...]:
 
 def unstated_tail(claim: str, quote: str) -> tuple[str, ...]:
     """The content words that end the claim, as written, back to the last one the quote has: what a claim adds at
-    its end ("..., reportedly of plague", "... because it can affect the baby's heart") when the quote lacks them
-    all. Figures and stopwords are skipped, not counted, and so is a word the claim said before ("... Parquet files
-    directly, including files compressed with Zstandard" adds three words). Pure."""
+    its end ("..., reportedly of a fever", "... because the roof is being repaired") when the quote lacks them all.
+    Figures and stopwords are skipped, not counted, and so is a word the claim said before ("... reads log files
+    directly, including files compressed with gzip" adds three words). Pure."""
     said = set(key_terms(quote))
     first: dict[str, str] = {}  # each term where the claim first has it
     for term, surface in _key_tokens(claim):
