@@ -18,7 +18,7 @@ from ledger.core.types import (
 )
 from ledger.judge.calibration import Platt
 from ledger.judge.support import SAYS_MORE, UNCHECKED
-from ledger.judge.support_rules import COMPUTED, FIGURES_AGREE
+from ledger.judge.support_rules import COMPUTED, FIGURES_AGREE, REWORDED
 from ledger.judge.verdicts import age_description, confidence, is_outdated, resolve, verdict_for
 from ledger.text.alignment import states_verbatim
 
@@ -47,6 +47,8 @@ def keep_semantic(match: EvidenceMatch, threshold: float, confirm: float = 1.0, 
         return True
     if match.support == "full" and COMPUTED in match.reason:
         return True  # the quote's figures work out to the claim's ("1893 − 1889"): arithmetic no cosine or model sees
+    if match.support == "full" and REWORDED in match.reason:
+        return True  # a figure in another form ("three fifths" for "61%") lowers the cosine as a changed one does
     return match.support == "full" and bool(claim) and states_verbatim(claim, match.quote)
 
 

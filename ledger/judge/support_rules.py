@@ -20,6 +20,7 @@ from ledger.text.terms import coverage, crossed_slots, find_swaps, key_terms, on
 _PRIORITY: dict[Support, int] = {"full": 3, "contradicted": 2, "partial": 1, "none": 0}
 _FIGURES = ("full_figures", "computed")  # full support whose figures the quote gives, or works out to
 COMPUTED = "worked out:"  # in a reason: a claim figure follows from the quote's (ledger.text.derived, ledger.text.ages)
+REWORDED = "stated as"  # in a reason: a claim figure the quote gives in another form ("three fifths of, stated as 61%")
 FIGURES_AGREE = "figures agree"  # in a reason: the claim's figures, as the quote gives them or works out to
 
 
@@ -215,8 +216,17 @@ def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
 
 
 def _agreed(m: QuantityMatch) -> str:
-    """A matched claim figure for the reason, with its working if any ("four years, worked out: 1893 − 1889")."""
-    return f"{m.claim.text}, {COMPUTED} {m.derivation}" if m.derivation else m.claim.text
+    """A matched claim figure for the reason, with its working if any ("four years, worked out: 1893 − 1889"), or
+    as the quote writes it when that is otherwise ("three fifths of, stated as 61%")."""
+    if m.derivation:
+        return f"{m.claim.text}, {COMPUTED} {m.derivation}"
+    if m.evidence is not None and _written(m.claim.text) != _written(m.evidence.text):
+        return f"{m.claim.text}, {REWORDED} {m.evidence.text}"
+    return m.claim.text
+
+
+def _written(figure: str) -> str:
+    return " ".join(figure.lower().split())
 
 
 def decide_support(f: SupportFeatures, thresholds: Thresholds = DEFAULT_THRESHOLDS) -> tuple[Support, str]:

@@ -59,6 +59,33 @@ def extract_quantities(text: str) -> list[Quantity]:
     return list(_quantities(text))
 
 
+@cache
+def _name_labels() -> frozenset[str]:
+    """Words that make the number after them a name ("version 4.0", "step 3"), from the lexicon."""
+    return frozenset(lexicon().words("figures", "name_labels"))
+
+
+def _name_like(token: str) -> bool:
+    """A number that may be a name after a capitalised word: "Level 2", "Ferrolite 4.0" (not "Q3 2.5%")."""
+    return token.isdecimal() or bool(re.fullmatch(r"\d+\.\d+", token))
+
+
+def _generic_name(q: Quantity) -> bool:
+    """A number named by a word that says only that it is a release ("version 4.0"), not of what: the same number
+    bare ("changed in 4.0") or after a name ("Ferrolite 4.0") is that release, after a label ("Level 4") it is not."""
+    return q.identifier and bool(q.context) and q.context <= _version_stems()
+
+
+@cache
+def _label_stems() -> frozenset[str]:
+    return frozenset(stem(w) for w in _name_labels())
+
+
+@cache
+def _version_stems() -> frozenset[str]:
+    return frozenset(stem(w) for w in lexicon().words("figures", "version_labels"))
+
+
 @lru_cache(maxsize=8192)
 def _quantities(text: str) -> tuple[Quantity, ...]:
     """extract_quantities, remembered per text: the judge reads a claim's figures against each of its quotes."""
@@ -197,10 +224,12 @@ def _classify(
         century = year // 100 * 100 + (100 if int(value) < year % 100 else 0)
         return _make("date", 0.0, text, start, tokens[i][2], parts=(century + int(value), None, None, None)), j
     if (prev[:1].isupper() and prev.isalpha() and len(prev) > 1 and prev.lower() not in STOPWORDS and value < 1000
-            and tokens[i][0].isdecimal()):
-        label = frozenset({stem(prev)})  # "Level 2 members": which level, not how many members
+            and _name_like(tokens[i][0])) or prev.lower() in _name_labels():
+        label = frozenset({stem(prev)})  # "Level 2 members", "version 4.0 adds": which one, not how many
         return _make("number", value, text, start, tokens[j - 1][2], context=label, identifier=True), j
     counted, k = counted_at(tokens, j)
+    if counted and "." in tokens[i][0] and j == i + 1 and not unit_size(tokens[j][0]):
+        counted = frozenset()  # "the 4.0 defaults", "4.1 queries": things are counted whole ("3.5 mi" is a length)
     if counted:
         return _make("count", value, text, start, tokens[k - 1][2], context=counted), j
     if tokens[i][0].lower() == "one" and j == i + 1:
@@ -241,8 +270,9 @@ def _comparable(a: Quantity, b: Quantity) -> bool:
         return pair[0][0] == pair[1][0] and (not qualified_a or not qualified_b or bool(qualified_a & qualified_b))
     if a.kind in ("count", "ordinal"):
         return bool(a.context & b.context) or not (a.context or b.context)
-    if a.kind == "number":
-        return a.context == b.context
+    if a.kind == "number":  # "version 4.0" is "Ferrolite 4.0" or a bare "in 4.0"; "Level 2" is no "Phase 2"
+        return a.context == b.context or a.value == b.value and any(
+            _generic_name(x) and not (y.context and y.context <= _label_stems()) for x, y in ((a, b), (b, a)))
     if a.kind == "frequency" and a.number != b.number:
         return max(a.value, b.value) <= 30 * max(min(a.value, b.value), 1e-9)
     if a.kind == "duration" and a.number != b.number and _unit_size(a) != _unit_size(b):

@@ -41,6 +41,19 @@ def test_a_searched_quote_below_the_similarity_bar_counts_when_the_model_reads_t
         assert entry.evidence[0].quote == match.quote
 
 
+def test_full_support_whose_figure_the_quote_writes_otherwise_counts_below_the_similarity_bar() -> None:
+    # "three fifths" for "61%" lowers the cosine as a changed figure does; the rules matched it where the claim's
+    # words are, so the quote counts (with the inference penalty: weak). The same quote without the figure does not.
+    claim = Claim(id="c1", text="Roughly three fifths of turnover came from port dues.", type="numeric",
+                  importance="material")
+    reworded = searched(0.62).model_copy(update={
+        "quote": "Port dues accounted for 61% of turnover.",
+        "reason": "the quote states the claim (similarity 0.62); figures agree (three fifths of, stated as 61%)"})
+    plain = reworded.model_copy(update={"reason": "the quote states the claim (similarity 0.62)"})
+    assert decide_entry(claim, [], [reworded], [], date(2026, 1, 1), JudgeSettings()).verdict == "weak"
+    assert decide_entry(claim, [], [plain], [], date(2026, 1, 1), JudgeSettings()).verdict == "not_found"
+
+
 def test_the_confirming_probability_is_a_setting() -> None:
     match = searched(0.66, entailment=0.6)
     assert decide_entry(CLAIM, [], [match], [], date(2026, 1, 1), JudgeSettings(nli_confirm=0.5)).verdict == "weak"

@@ -102,11 +102,24 @@ def test_decide_support(case: str, f: SupportFeatures, support: str, reason_has:
         # A negation with its verb left out denies the previous clause of its own subject only.
         ("Exports to Chile rose in March.", "Imports from Chile rose in March, but exports to Chile did not.", True),
         ("Imports from Chile rose in March.", "Imports from Chile rose in March, but exports to Chile did not.", False),
+        # "excluded" negates as a predicate, like "prohibited".
+        ("Wear parts such as tyres and brake pads are excluded from the warranty.",
+         "The warranty does not cover wear parts such as tyres and brake pads.", False),
+        ("Wear parts such as tyres and brake pads are included in the warranty.",
+         "The warranty does not cover wear parts such as tyres and brake pads.", True),
     ],
 )
 def test_only_negations_about_the_claim_flip_it(claim: str, quote: str, flipped: bool) -> None:
     f = features(claim, quote, 0.8)
     assert (f.claim_negated != f.quote_negated) is flipped
+
+
+def test_a_figure_the_quote_writes_otherwise_is_named_as_the_quote_writes_it() -> None:
+    quote = "Port dues and cargo charges accounted for 61% of turnover."
+    support, reason = decide_support(features("Roughly three fifths of turnover came from port dues.", quote, 0.75))
+    assert support == "full" and "three fifths of, stated as 61%" in reason
+    _, same = decide_support(features("Port dues and cargo charges were 61% of turnover.", quote, 0.9))
+    assert "stated as" not in same
 
 
 def test_a_year_that_frames_the_claim_or_names_the_document() -> None:

@@ -152,6 +152,20 @@ def test_codes_and_version_numbers_are_names_not_figures(text: str) -> None:
     assert extract_quantities(text) == []
 
 
+def test_a_release_number_is_a_name_that_the_evidence_may_give_bare_or_after_the_product() -> None:
+    claim = "Version 4.0 raised the connection limit."
+    assert [(q.kind, q.identifier) for q in extract_quantities(claim)] == [("number", True)]
+    assert statuses(claim, "The following defaults have changed in 4.0.") == ["matched"]
+    assert statuses(claim, "Ferrolite 4.0 is a major release.") == ["matched"]
+    assert statuses(claim, "Level 4 applies to all staff.") == ["absent"]  # another kind of name
+    assert statuses(claim, "Q3 revenue rose 4.5% to 2.5 million.") == ["absent"]  # a bare figure is no rival
+
+
+def test_a_decimal_before_a_noun_counts_nothing_but_a_measure_is_read() -> None:
+    assert [q.kind for q in extract_quantities("With the 4.0 defaults the server listens locally.")] == ["number"]
+    assert [q.kind for q in extract_quantities("The stream is 3.5 mi long.")] == ["count"]
+
+
 def test_a_figure_beside_a_code_is_still_read() -> None:
     found = extract_quantities("The Orla X5 router costs $129 and draws 12% less power.")
     assert [(q.kind, q.value) for q in found] == [("money", 129.0), ("percent", 12.0)]
