@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -111,6 +112,52 @@ def chunk_document(
                 title=doc.title,
                 doc_date=doc.doc_date,
                 table_rows=[row for row in doc.table_rows if row_sentence(row) in piece],
+                section=section_above(doc.text, start, piece),
             )
         )
     return chunks
+
+
+SECTION_SEPARATOR = " › "
+_MARKDOWN_HEADING = re.compile(r"^(#{1,6})\s+(.*\S)")
+_BULLETS = ("- ", "* ", "+ ", "• ")
+
+
+def is_heading(line: str) -> bool:
+    """A heading or a lead-in line gives the sentences under it their context ("## Warranty", "Items never
+    reimbursed:", "Library roof replacement")."""
+    stripped = line.strip().strip("*_").strip()
+    return line.lstrip().startswith("#") or stripped.endswith(":") or (
+        bool(stripped) and not stripped.endswith((".", "!", "?")) and len(stripped.split()) <= 8
+    )
+
+
+def section_above(text: str, start: int, piece: str) -> str:
+    """The headings a chunk that starts at `start` begins under, nearest last ("Ferrolite 4.0 › Changed defaults"):
+    "" when the chunk opens with its own heading or nothing above it is one. The nearest heading or lead-in line
+    comes with the Markdown headings above it (not the document's title, level 1); bullets are no headings. Pure."""
+    first = next((line for line in piece.splitlines() if line.strip()), "")
+    if not first or is_heading(first):
+        return ""
+    lines = [line.strip() for line in text[:start].splitlines() if line.strip()]
+    if lines and not text[:start].endswith("\n"):
+        lines.pop()  # the chunk starts inside this line (an overlap): it is the chunk's own text
+    path: list[str] = []
+    level = 7
+    for line in reversed(lines):
+        if line.startswith(_BULLETS) or len(line) > 200 or not is_heading(line):
+            continue
+        marked = _MARKDOWN_HEADING.match(line)
+        if marked is None:
+            if not path:
+                path.append(line.strip("*_").strip())
+            continue
+        depth = len(marked.group(1))
+        if depth == 1:
+            break
+        if depth < level:
+            path.insert(0, marked.group(2).strip())
+            level = depth
+        if depth == 2:
+            break
+    return SECTION_SEPARATOR.join(path)

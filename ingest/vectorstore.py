@@ -407,6 +407,8 @@ def _metadata(chunk: Chunk) -> dict[str, str | int]:
     }
     if chunk.doc_date:
         meta["doc_date"] = chunk.doc_date.isoformat()
+    if chunk.section:
+        meta["section"] = chunk.section
     if chunk.table_rows:  # Chroma metadata holds scalars only: the rows travel as JSON text
         meta["table_rows"] = json.dumps([row.model_dump() for row in chunk.table_rows], ensure_ascii=False)
     return meta
@@ -434,4 +436,5 @@ def _chunk(text: str, meta: Any) -> Chunk:
         title=meta.get("title", ""),
         doc_date=date.fromisoformat(doc_date) if doc_date else None,
         table_rows=[TableRow.model_validate(row) for row in json.loads(meta.get("table_rows") or "[]")],
+        section=meta.get("section", ""),
     )

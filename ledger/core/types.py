@@ -53,6 +53,10 @@ class Chunk(BaseModel):
     table_rows: list[TableRow] = Field(
         default_factory=list, description="Cells of the table rows whose sentences are in this chunk."
     )
+    section: str = Field(
+        "", description="The headings the chunk's first sentences stand under, when they are above the chunk "
+        "(a long section split into several chunks): 'Ferrolite 4.0 › Changed defaults'."
+    )
 
 
 class DocumentInfo(BaseModel):

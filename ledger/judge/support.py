@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from ingest.chunking import is_heading
 from ledger.core.settings import JudgeSettings
 from ledger.core.types import Chunk
 from ledger.judge.candidates import LIKELY_SENTENCES, likely_sentences, text_sentences
@@ -88,16 +89,14 @@ def _unchecked(claim: str, exc: Exception) -> SupportCheck:
 
 
 def _context(chunk: Chunk) -> str:
-    """What the chunk's document says about itself: its title and date."""
-    return " ".join(part for part in (chunk.title, chunk.doc_date.isoformat() if chunk.doc_date else "") if part)
+    """What the chunk's document says about itself: its title, date and the headings the chunk starts under."""
+    date = chunk.doc_date.isoformat() if chunk.doc_date else ""
+    return " ".join(part for part in (chunk.title, date, chunk.section) if part)
 
 
 def _is_heading(sentence: str) -> bool:
     """Headings and lead-in lines give the sentences under them their context ("Items never reimbursed:")."""
-    stripped = sentence.strip().strip("*_").strip()
-    return sentence.startswith("#") or stripped.endswith(":") or (
-        not stripped.endswith((".", "!", "?")) and len(stripped.split()) <= 8
-    )
+    return bool(sentence.strip()) and is_heading(sentence)
 
 
 def likely_chunk_sentences(claim: str, chunk_text: str, keep: int | None = LIKELY_SENTENCES) -> list[str]:
@@ -122,17 +121,19 @@ class LocalSupportChecker:
         self.thresholds = thresholds or DEFAULT_THRESHOLDS
         self.contrasts = contrasts  # learned word contrasts (landlord/tenant, more/less); None: the rules alone
         self._vectors: dict[str, np.ndarray] = {}
-        self._candidates: dict[str, list[_Candidate]] = {}
+        self._candidates: dict[tuple[str, str], list[_Candidate]] = {}
 
-    def candidates(self, chunk_text: str) -> list[_Candidate]:
-        """Sentences of a chunk and each pair of neighbouring sentences (a claim may span two)."""
-        cached = self._candidates.get(chunk_text)
+    def candidates(self, chunk_text: str, section: str = "") -> list[_Candidate]:
+        """Sentences of a chunk and each pair of neighbouring sentences (a claim may span two), and each sentence
+        with the heading above it: in the chunk, or the `section` it starts under (its quote has no span there)."""
+        cached = self._candidates.get((chunk_text, section))
         if cached is not None:
             return cached
         text = chunk_text
         spans = split_sentences(text) or ([(text.strip(), 0, len(text))] if text.strip() else [])
         out: list[_Candidate] = []
-        heading: tuple[str, int, int] | None = None  # the nearest heading or lead-in line above
+        # the nearest heading or lead-in line above
+        heading: tuple[str, int, int] | None = (section, -1, -1) if section else None
         for i, (sentence, start, end) in enumerate(spans):
             out.append(_Candidate(sentence, start, end, 1, sentence, (sentence,)))
             # Parts of a long sentence ("...; for a Severity 1 incident the CISO ...").
@@ -142,14 +143,15 @@ class LocalSupportChecker:
                 lead = _is_heading(prev[0])
                 pair = text[prev[1]:end]
                 out.append(_Candidate(pair, prev[1], end, 2, pair if lead else None, (prev[0], sentence)))
-            if heading is not None and prev is not None and heading[2] < prev[1]:  # a heading further up: quote both
+            if heading is not None and (prev is None or heading[2] < prev[1]):  # a heading further up: quote both
                 joined = f"{heading[0]} … {sentence}"
-                out.append(_Candidate(joined, heading[1], end, 2, joined, (heading[0], sentence)))
+                out.append(_Candidate(joined, heading[1], end if heading[1] >= 0 else -1, 2, joined,
+                                      (heading[0], sentence)))
             if _is_heading(sentence):
                 heading = (sentence, start, end)
         if len(self._candidates) > self.max_cache // 10:
             self._candidates.clear()
-        self._candidates[chunk_text] = out
+        self._candidates[(chunk_text, section)] = out
         return out
 
     def _embed(self, texts: list[str]) -> None:
@@ -178,21 +180,21 @@ class LocalSupportChecker:
         per_pair: list[list[_Candidate] | Exception] = []
         for claim, chunk in pairs:
             try:
-                per_pair.append(self._likely_candidates(claim, chunk.text))
+                per_pair.append(self._likely_candidates(claim, chunk.text, chunk.section))
             except Exception as exc:  # a bug must cost this chunk's pairs, not the batch
                 per_pair.append(exc)
         units = [u for cands in per_pair if isinstance(cands, list) for c in cands for u in c.units]
         self._embed([claim for claim, _ in pairs] + units)
         return [self._check_pair(claim, cands, chunk) for (claim, chunk), cands in zip(pairs, per_pair, strict=True)]
 
-    def _likely_candidates(self, claim: str, chunk_text: str) -> list[_Candidate]:
+    def _likely_candidates(self, claim: str, chunk_text: str, section: str = "") -> list[_Candidate]:
         """The chunk's candidates made only of its sentences likeliest to matter to the claim (and their clauses):
         the sentences the judge's candidate search embedded (`likely_sentences`), so nothing is embedded twice."""
-        candidates = self.candidates(chunk_text)
+        candidates = self.candidates(chunk_text, section)
         if self.sentences_per_pair is None:
             return candidates
         chosen = likely_chunk_sentences(claim, chunk_text, self.sentences_per_pair)
-        allowed = set(chosen) | {part[0] for sentence in chosen for part in _parts(sentence)}
+        allowed = set(chosen) | {part[0] for sentence in chosen for part in _parts(sentence)} | {section}
         return [c for c in candidates if allowed.issuperset(c.units)]
 
     def _check_pair(self, claim: str, candidates: list[_Candidate] | Exception, chunk: Chunk) -> SupportCheck:

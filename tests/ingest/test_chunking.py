@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ingest.chunking import chunk_document, locate
+from ingest.chunking import chunk_document, locate, section_above
 from ingest.embedding import Embedder
 from ingest.hashing import chunk_hash
 from ingest.types import LoadedDocument
@@ -42,3 +42,19 @@ def test_rechunking_the_same_text_gives_the_same_hashes() -> None:
 def test_locate_tolerates_rejoined_whitespace() -> None:
     text = "Alpha  beta\ngamma delta"
     assert locate(text, "beta gamma", 0) == (7, 17)
+
+
+def test_a_chunk_inside_a_long_section_knows_the_headings_it_stands_under() -> None:
+    body = " ".join(f"Item {i} of the works was inspected and found in order by the site engineer." for i in range(60))
+    text = f"# Works report\n\n## Library\n\n### Roof replacement\n\n{body}\n\nWork is expected to begin in May.\n"
+    chunks = chunk_document(_doc(text), "d1", Embedder().tokenizer, chunk_size=120, chunk_overlap=20)
+    assert len(chunks) >= 3
+    assert chunks[0].section == ""  # it opens with its own headings
+    assert {c.section for c in chunks[1:]} == {"Library › Roof replacement"}  # not the title, level 1
+
+
+def test_the_section_is_the_nearest_heading_or_lead_in_line_never_a_bullet() -> None:
+    text = "Minutes\n\n4. Library roof\n\nThe roof leaks.\n\nItems deferred:\n\n- parking\n- Signage\n\nWork starts in May."
+    assert section_above(text, text.index("The roof"), "The roof leaks.") == "4. Library roof"
+    assert section_above(text, text.index("Work"), "Work starts in May.") == "Items deferred:"
+    assert section_above(text, text.index("4. Library"), "4. Library roof\n\nThe roof leaks.") == ""

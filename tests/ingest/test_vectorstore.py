@@ -28,7 +28,7 @@ def _chunk(i: int, text: str, **extra: object) -> Chunk:
 
 CHUNKS = [
     _chunk(0, "Invoices above the threshold need two written quotes.", doc_date=date(2026, 3, 1)),
-    _chunk(1, "Part QX-4471 replaces the worn hinge of the loading door."),
+    _chunk(1, "Part QX-4471 replaces the worn hinge of the loading door.", section="Maintenance › Doors"),
     _chunk(2, "The canteen opens at eight.",
            table_rows=[TableRow(header=["Room", "Opens"], cells=["Canteen", "8:00"])]),
 ]
@@ -49,7 +49,7 @@ def test_what_is_written_is_found_filtered_and_removed(where: Settings) -> None:
     store.upsert(CHUNKS, vectors)  # ids are deterministic: writing twice adds nothing
     ids = [vector_id(c.document_id, c.hash) for c in CHUNKS]
     assert store.count() == 3 and store.ids() == set(ids)
-    assert store.all_chunks() == CHUNKS  # text, offsets, date and table rows come back as written
+    assert store.all_chunks() == CHUNKS  # text, offsets, date, table rows and section come back as written
     nearest = store.search(vectors[1], 2)
     assert nearest[0].chunk == CHUNKS[1] and nearest[0].similarity == pytest.approx(1.0, abs=1e-5)
     # several texts searched in one query find what each finds alone, in its order

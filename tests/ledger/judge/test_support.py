@@ -209,6 +209,22 @@ def test_quote_points_into_the_chunk() -> None:
     assert POLICY.text[check.quote_start:check.quote_end].startswith(check.quote.split(" … ")[0][:20])
 
 
+@pytest.mark.model
+def test_a_sentence_is_read_with_the_heading_of_its_section_when_the_heading_is_in_an_earlier_chunk(
+    embedder: object,
+) -> None:
+    text = ("The lowest bid was $386,500. The motion carried unanimously, 6 to 0. Work is expected to begin in May and "
+            "to last about ten weeks; the library will stay open.")
+    claim = "The library roof replacement should start in May and take roughly ten weeks."
+    checker = LocalSupportChecker(embedder)  # type: ignore[arg-type]
+    (alone,) = checker.check([(claim, make_chunk(text))])
+    under = make_chunk(text).model_copy(update={"section": "Library roof replacement"})
+    (headed,) = checker.check([(claim, under)])
+    assert alone.support == "none"
+    assert headed.support == "full", headed.reason
+    assert headed.quote.startswith("Library roof replacement … Work is expected")
+
+
 def test_empty_chunk_is_no_support() -> None:
     (check,) = LocalSupportChecker(HashEmbedder()).check([("Anything.", chunk("   "))])
     assert check.support == "none" and check.quote == ""
