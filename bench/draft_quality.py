@@ -86,9 +86,9 @@ def run_set(name: str, show_misses: bool) -> dict:
         for draft in drafts:
             sentences = [s["text"] for s in draft["sentences"]]
             started = time.perf_counter()
-            result = pipeline.verify(draft["question"], " ".join(sentences))
+            run = pipeline.verify(draft["question"], " ".join(sentences))
             seconds.append(time.perf_counter() - started)
-            entries = result.revisions[0].ledger.entries if result.revisions else []
+            entries = run.revisions[0].ledger.entries if run.revisions else []
             for sentence, claimed in zip(draft["sentences"], assign(sentences, entries), strict=True):
                 predicted = label_of(claimed)
                 gold.append(sentence["label"])
@@ -98,7 +98,7 @@ def run_set(name: str, show_misses: bool) -> dict:
                 kinds_right[key] += predicted == sentence["label"]
                 if predicted != sentence["label"]:
                     misses.append((draft["id"], sentence, predicted, claimed))
-    result = score(gold, pred)
+    scored = score(gold, pred)
     if show_misses:
         for draft_id, sentence, predicted, claimed in misses:
             quote = sentence.get("quote") or ""
@@ -116,8 +116,8 @@ def run_set(name: str, show_misses: bool) -> dict:
         "drafts": len(drafts),
         "sentences": len(gold),
         "right": sum(g == p for g, p in zip(gold, pred, strict=True)),
-        "balanced_accuracy": round(result.balanced_accuracy, 4),
-        "recall": {label: round(result.per_label[label]["recall"], 3) for label in LABELS if label in result.per_label},
+        "balanced_accuracy": round(scored.balanced_accuracy, 4),
+        "recall": {label: round(scored.per_label[label]["recall"], 3) for label in LABELS if label in scored.per_label},
         "stated_judged_not_found": sum(p == "not_found" for _, p in stated),
         "by_kind": {k: f"{kinds_right[k]}/{n}" for k, n in sorted(kinds.items())},
         "ingest_seconds": round(ingest_seconds, 1),
@@ -137,8 +137,8 @@ def main() -> None:
         print(f"== {name}")
         r = run_set(name, args.misses and name != "holdout")
         results.append(r)
-        print(f"   {r['right']}/{r['sentences']} right, balanced accuracy {r['balanced_accuracy']}, recall {r['recall']}, "
-              f"stated claims judged not_found {r['stated_judged_not_found']}")
+        print(f"   {r['right']}/{r['sentences']} right, balanced accuracy {r['balanced_accuracy']}, "
+              f"recall {r['recall']}, stated claims judged not_found {r['stated_judged_not_found']}")
         print(f"   by kind: {r['by_kind']}")
         print(f"   ingest {r['ingest_seconds']} s, verify median {r['verify_median_seconds']} s per draft")
     if args.json:

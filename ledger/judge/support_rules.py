@@ -139,9 +139,9 @@ def features(
 
 def _with_context(agreement: Agreement, context: list[Quantity], passage: str = "") -> Agreement:
     """Claim figures the quote lacks but its document's title, date or section gives, or the rest of its passage
-    states, are matched; a bare year the quote lacks ("In 2026, ...") frames the claim rather than asserting a figure, so it is
-    left out. From the passage only a figure as written counts: among a whole passage's figures, some pair works out
-    to almost any number."""
+    states, are matched; a bare year the quote lacks ("In 2026, ...") frames the claim rather than asserting a
+    figure, so it is left out. From the passage only a figure as written counts: among a whole passage's figures,
+    some pair works out to almost any number."""
     kept, stated = [], None  # the passage's figures, read only when the quote lacks one
     for m in agreement.matches:
         if m.status == "absent" and context:

@@ -54,7 +54,8 @@ def test_a_chunk_inside_a_long_section_knows_the_headings_it_stands_under() -> N
 
 
 def test_the_section_is_the_nearest_heading_or_lead_in_line_never_a_bullet() -> None:
-    text = "Minutes\n\n4. Library roof\n\nThe roof leaks.\n\nItems deferred:\n\n- parking\n- Signage\n\nWork starts in May."
+    text = ("Minutes\n\n4. Library roof\n\nThe roof leaks.\n\nItems deferred:\n\n- parking\n- Signage\n\n"
+            "Work starts in May.")
     assert section_above(text, text.index("The roof"), "The roof leaks.") == "4. Library roof"
     assert section_above(text, text.index("Work"), "Work starts in May.") == "Items deferred:"
     assert section_above(text, text.index("4. Library"), "4. Library roof\n\nThe roof leaks.") == ""
