@@ -122,6 +122,10 @@ def likely_sentences(
     return [sentences[i] for i in sorted(chosen)]
 
 
+def _normalised(vector: np.ndarray) -> np.ndarray:
+    return vector / (float(np.linalg.norm(vector)) or 1.0)
+
+
 def best_sentence_scores(claim_vector: np.ndarray, sentence_vectors: Sequence[np.ndarray]) -> float:
     """Cosine similarity of the claim and the chunk sentence closest to it (vectors are normalised)."""
     if not len(sentence_vectors):
@@ -138,11 +142,17 @@ def rank_candidates(
     sentences: Mapping[str, Sequence[str]] | None = None,
 ) -> list[tuple[Chunk, float]]:
     """Chunks whose best sentence reaches `min_similarity`, best first, at most `limit`: the best among
-    `sentences[chunk.hash]` when given (the ones embedded for this claim), else among all of the chunk's. Pure."""
+    `sentences[chunk.hash]` when given (the ones embedded for this claim), else among all of the chunk's. A sentence
+    of a chunk that starts inside a section is also read with the section's headings (the mean of the two vectors,
+    as the support checker reads a heading with a sentence under it): "Councillor Marsh moved to defer the
+    decision" is about parking only under "High Street parking changes". Pure."""
     scored = []
     for chunk in chunks:
         read = sentences[chunk.hash] if sentences is not None else chunk_sentences(chunk)
-        score = best_sentence_scores(claim_vector, [vectors[s] for s in read])
+        own = [vectors[s] for s in read]
+        if chunk.section and chunk.section in vectors:
+            own += [_normalised(vectors[chunk.section] + v) for v in own]
+        score = best_sentence_scores(claim_vector, own)
         if score >= min_similarity:
             scored.append((chunk, score))
     scored.sort(key=lambda pair: -pair[1])

@@ -106,7 +106,8 @@ class Judge:
             {c.hash: likely_chunk_sentences(text, c.text, self.sentences_per_chunk) for c in chunks}
             for text, chunks in zip(texts, pooled, strict=True)
         ]
-        sentences = list(dict.fromkeys(s for per_chunk in likely for found in per_chunk.values() for s in found))
+        sentences = list(dict.fromkeys([s for per_chunk in likely for found in per_chunk.values() for s in found]
+                                       + [c.section for chunks in pooled for c in chunks if c.section]))
         encoded = self.retriever.embedder.encode(texts + sentences)  # one call; cached for the support checker
         vectors = dict(zip(sentences, encoded[len(texts):], strict=True))
         return [

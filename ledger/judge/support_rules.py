@@ -14,7 +14,14 @@ from dataclasses import dataclass
 from ledger.core.types import Support
 from ledger.text.alignment import states_verbatim
 from ledger.text.derived import order_holds
-from ledger.text.quantities import Agreement, Quantity, QuantityMatch, compare_quantities, extract_quantities
+from ledger.text.quantities import (
+    Agreement,
+    Quantity,
+    QuantityMatch,
+    compare_quantities,
+    extract_quantities,
+    reversed_change,
+)
 from ledger.text.terms import coverage, crossed_slots, find_swaps, key_terms, only_denied, polarity
 
 _PRIORITY: dict[Support, int] = {"full": 3, "contradicted": 2, "partial": 1, "none": 0}
@@ -52,6 +59,7 @@ class SupportFeatures:
     negation_anchor: int = 0  # how many of the other side's terms the deciding negation covers
     swaps: tuple[tuple[str, str], ...] = ()  # (claim term, quote term): the same statement about another entity
     verbatim: bool = False  # the quote repeats the claim word for word (ledger.text.alignment.states_verbatim)
+    reversed_change: tuple[str, str] | None = None  # (quote's, claim's) "from X to Y" of one change, in opposite ways
 
 
 @dataclass(frozen=True)
@@ -134,6 +142,7 @@ def features(
         negation_anchor=max(claim_anchor, quote_anchor),
         swaps=swaps,
         verbatim=states_verbatim(claim, quote),
+        reversed_change=reversed_change(claim, quote),
     )
 
 
@@ -174,6 +183,9 @@ def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
         rule = "date" if m.claim.kind in ("date", "weekday") else "quantity"
         evidence_text = m.evidence.text if m.evidence else "another figure"
         return "contradicted", rule, f"evidence says {evidence_text}, claim says {m.claim.text}"
+    if f.reversed_change and f.similarity >= t.related_similarity:
+        theirs, ours = f.reversed_change
+        return "contradicted", "quantity", f"evidence says {theirs}, claim says {ours}: the change goes the other way"
     anchored_flip = f.negation_anchor >= 2 and f.similarity >= t.related_similarity and f.coverage >= t.related_coverage
     if flipped and not q.absent and (on_topic or anchored_flip):
         said = "negates it" if f.quote_negated else "states it without the negation"

@@ -534,3 +534,32 @@ def _said_by_another(e: Quantity, q: Quantity, claims: Sequence[Quantity]) -> bo
     the claim's 2025, not a rival of its 2024)."""
     return any(c is not q and _comparable(c, e) and (_date_status(c, e) == "matched" if c.kind in ("date", "weekday")
                                                      else _equal(c, e)) for c in claims)
+
+
+_CHANGE = re.compile(
+    r"\bfrom\s+[$€£]?\s?(\d[\d,]*(?:\.\d+)?)(?!\.?\d)\s*(?:%|[A-Za-z°]+)?\s+to\s+[$€£]?\s?(\d[\d,]*(?:\.\d+)?)(?!\.?\d)")
+
+
+def changes(text: str) -> list[tuple[float, float, str]]:
+    """The changes a text states as "from X to Y" (values, as written): "raised from 200 to 500" -> (200, 500). Pure."""
+    out = []
+    for m in _CHANGE.finditer(text):
+        try:
+            out.append((float(m.group(1).replace(",", "")), float(m.group(2).replace(",", "")), m.group(0)))
+        except ValueError:
+            continue
+    return out
+
+
+def reversed_change(claim: str, quote: str) -> tuple[str, str] | None:
+    """(quote's, claim's) wording of a change the two state in opposite directions: the claim's "from 7 to 14 days"
+    against the quote's "from 14 to 7" (and the quote states no change from 7 to 14). Pure."""
+    theirs = changes(quote)
+    for a, b, said in changes(claim):
+        if a == b or any((x, y) == (a, b) for x, y, _ in theirs):
+            continue
+        for x, y, written in theirs:
+            if (x, y) == (b, a):
+                return written, said
+    return None
+

@@ -41,6 +41,18 @@ def test_a_chunk_is_ranked_by_its_best_sentence_not_by_its_whole_text() -> None:
     assert rank_candidates(np.array([1.0, 0.0]), [other], vectors, 0.7, 5) == []
 
 
+def test_a_sentence_of_a_section_is_also_ranked_with_the_section_s_headings() -> None:
+    # "moved to defer the decision" says nothing of parking but under the heading "High Street parking changes"
+    chunk = make_chunk("Councillor Marsh moved to defer the decision.").model_copy(
+        update={"section": "High Street parking changes"})
+    vectors = {"Councillor Marsh moved to defer the decision.": np.array([0.0, 1.0]),
+               "High Street parking changes": np.array([1.0, 0.0])}
+    claim = np.array([0.8, 0.6])
+    ranked = rank_candidates(claim, [chunk], vectors, 0.9, 5)
+    assert [round(s, 2) for _, s in ranked] == [0.99]  # (0.8 + 0.6) / sqrt(2): the mean of heading and sentence
+    assert rank_candidates(claim, [chunk.model_copy(update={"section": ""})], vectors, 0.9, 5) == []
+
+
 DOCUMENTS = ["beetle_pelorix_ambraensis.md", "beetle_pelorix_montivagus.md", "lumen2_trial_summary.md",
              "lease_agreement_12_quarry_lane.txt", "nordvik_dw4410_dishwasher_manual.md", "river_ostrel.md",
              "tessellate_changelog.md", "wrenfield_bridge_inspection_2024.md"]

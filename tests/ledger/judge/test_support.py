@@ -122,6 +122,13 @@ def test_a_figure_the_quote_writes_otherwise_is_named_as_the_quote_writes_it() -
     assert "stated as" not in same
 
 
+def test_a_change_the_quote_gives_the_other_way_round_contradicts() -> None:
+    f = features("Version 4.0 extended the backup retention period from 7 to 14 days.",
+                 "backup_retention_days: reduced from 14 to 7.", 0.79)
+    assert decide_support(f) == ("contradicted", "evidence says from 14 to 7, claim says from 7 to 14: the change "
+                                                 "goes the other way")
+
+
 def test_a_year_that_frames_the_claim_or_names_the_document() -> None:
     quote = "The nightly hotel cap is $180 per night."
     framed = features("In 2024 the nightly hotel cap was $180 per night.", quote, 0.9)

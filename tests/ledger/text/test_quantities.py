@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.text.quantities import compare_quantities, extract_quantities, is_negated, negation_cues
+from ledger.text.quantities import (
+    compare_quantities,
+    extract_quantities,
+    is_negated,
+    negation_cues,
+    reversed_change,
+)
 
 
 def statuses(claim: str, evidence: str) -> list[str]:
@@ -353,3 +359,19 @@ def test_a_figure_inside_a_range_with_one_unit_is_no_contradiction() -> None:
     two = compare_quantities(extract_quantities("Recovery from the operation takes 2 weeks."), evidence)
     assert [m.status for m in three.matches] == ["matched"]
     assert [m.status for m in two.matches] == ["conflict"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "expected"),
+    [
+        ("The retention period went from 7 to 14 days.", "backup_retention_days: reduced from 14 to 7.",
+         ("from 14 to 7", "from 7 to 14")),
+        ("Prices rose from $5 to $7.", "Prices fell from $7 to $5.", ("from $7 to $5", "from $5 to $7")),
+        ("It went from 5% to 7%.", "It went from 5% to 7%.", None),  # the same change
+        ("It rose from 5 to 7.", "It fell from 7 to 5, then rose from 5 to 7.", None),  # the quote states both
+        # addresses are no figures
+        ("The address changed from 10.0.0.1 to 127.0.0.1.", "It changed from 127.0.0.1 to 10.0.0.1.", None),
+    ],
+)
+def test_a_change_stated_the_other_way_round(claim: str, quote: str, expected: tuple[str, str] | None) -> None:
+    assert reversed_change(claim, quote) == expected
