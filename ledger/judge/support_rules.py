@@ -22,7 +22,7 @@ from ledger.text.quantities import (
     extract_quantities,
     reversed_change,
 )
-from ledger.text.terms import coverage, crossed_slots, find_swaps, key_terms, only_denied, polarity
+from ledger.text.terms import coverage, crossed_slots, find_swaps, key_terms, only_denied, polarity, qualified_role
 
 _PRIORITY: dict[Support, int] = {"full": 3, "contradicted": 2, "partial": 1, "none": 0}
 _FIGURES = ("full_figures", "computed")  # full support whose figures the quote gives, or works out to
@@ -113,6 +113,8 @@ def features(
         swaps = tuple(pair for pair in swaps if not nested(*pair))
     if only_denied(claim, polar):
         swaps += (("only", "not only"),)
+    if (ranked := qualified_role(claim, polar)) is not None:  # "the Harbour Master" for "the deputy harbour master"
+        swaps += (ranked,)
     named = {t for a, _ in swaps for t in key_terms(a)}
     swaps += tuple(pair for pair in contrasts if not set(key_terms(pair[0])) & named)
     ours = {t for a, _ in swaps for t in key_terms(a)}

@@ -304,6 +304,35 @@ def crossed_slots(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+_WORDS = re.compile(r"[A-Za-z][A-Za-z'-]*")
+
+
+def qualified_role(claim: str, quote: str) -> tuple[str, str] | None:
+    """(claim words, quote words) where one side gives a role with a rank qualifier and the other without it: "led
+    by the Harbour Master" against "the deputy harbour master ... led" (the lexicon's `rank_qualifiers`). Only when
+    the side without the qualifier never has it before that role, and the other never has the role without it.
+    Pure."""
+    qualifiers = lexicon().word_set("contrasts", "rank_qualifiers")
+    for ours, theirs, flip in ((claim, quote, False), (quote, claim, True)):
+        plain_words = [w.lower() for w in _WORDS.findall(theirs)]
+        for i, word in enumerate(w.lower() for w in _WORDS.findall(ours)):
+            if word not in qualifiers:
+                continue
+            words = [w.lower() for w in _WORDS.findall(ours)]
+            role = words[i + 1:i + 3]
+            if not role or role[0] in STOPWORDS:
+                continue
+            for size in (2, 1):  # "deputy harbour master": the longest role the other side names
+                head = role[:size]
+                spots = [j for j in range(len(plain_words) - size + 1) if plain_words[j:j + size] == head]
+                if spots and all(j == 0 or plain_words[j - 1] not in qualifiers for j in spots) and not any(
+                        words[j:j + size] == head and (j == 0 or words[j - 1] not in qualifiers)
+                        for j in range(len(words) - size + 1)):
+                    qualified, bare = f"{word} {' '.join(head)}", " ".join(head)
+                    return (bare, qualified) if flip else (qualified, bare)
+    return None
+
+
 _ONLY = re.compile(r"\bonly\b", re.IGNORECASE)
 _NOT_ONLY = re.compile(r"\bnot\s+only\b", re.IGNORECASE)
 

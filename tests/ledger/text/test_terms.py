@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.text.terms import crossed_slots, find_swaps, key_terms, negation_cues, unstated_tail
+from ledger.text.terms import crossed_slots, find_swaps, key_terms, negation_cues, qualified_role, unstated_tail
 
 
 @pytest.mark.parametrize(
@@ -112,3 +112,20 @@ def test_an_irregular_plural_is_its_singular() -> None:
 )
 def test_unstated_tail_is_what_a_claim_adds_at_its_end(claim: str, quote: str, tail: tuple[str, ...]) -> None:
     assert unstated_tail(claim, quote) == tail
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "expected"),
+    [
+        ("The review was led by the Harbour Master.", "The deputy harbour master led the review.",
+         ("harbour master", "deputy harbour master")),
+        ("The vice president signed the contract.", "The president signed the contract.",
+         ("vice president signed", "president signed")),  # the words that follow, as far as the other side has them
+        # both roles named
+        ("The Mayor moved the motion.", "The Mayor moved the motion, seconded by the deputy mayor.", None),
+        ("The vice president signed.", "The vice president signed.", None),
+        ("The mayor opened the meeting.", "The mayor opened the meeting.", None),
+    ],
+)
+def test_a_deputy_is_another_role(claim: str, quote: str, expected: tuple[str, str] | None) -> None:
+    assert qualified_role(claim, quote) == expected
