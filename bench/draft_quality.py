@@ -119,6 +119,7 @@ def run_set(name: str, show_misses: bool) -> dict:
         "balanced_accuracy": round(scored.balanced_accuracy, 4),
         "recall": {label: round(scored.per_label[label]["recall"], 3) for label in LABELS if label in scored.per_label},
         "stated_judged_not_found": sum(p == "not_found" for _, p in stated),
+        "confusion": {g: dict(Counter(p for gg, p in zip(gold, pred, strict=True) if gg == g)) for g in LABELS},
         "by_kind": {k: f"{kinds_right[k]}/{n}" for k, n in sorted(kinds.items())},
         "ingest_seconds": round(ingest_seconds, 1),
         "verify_median_seconds": round(statistics.median(seconds), 2),
@@ -140,6 +141,7 @@ def main() -> None:
         print(f"   {r['right']}/{r['sentences']} right, balanced accuracy {r['balanced_accuracy']}, "
               f"recall {r['recall']}, stated claims judged not_found {r['stated_judged_not_found']}")
         print(f"   by kind: {r['by_kind']}")
+        print(f"   judged (rows: the label): {r['confusion']}")
         print(f"   ingest {r['ingest_seconds']} s, verify median {r['verify_median_seconds']} s per draft")
     if args.json:
         print(json.dumps(results))

@@ -120,13 +120,15 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             i = vague[1] + 1
         elif (number := unit_part or number_at(tokens, i)) is not None:
             quantity, i = _classify(text, tokens, i, number[1], number[0])
-            if quantity is not None:
+            if quantity is not None and not (quantity.kind in ("count", "number") and _RATE_BASE.search(
+                    text, 0, quantity.start)):  # "2 minutes per 100 GB": the base of a rate is no amount
                 found.append(quantity)
         else:
             i += 1
     return tuple(read_ages(text, describe_figures(text, shared_units(text, sorted(found, key=lambda q: q.start)))))
 
 
+_RATE_BASE = re.compile(r"\bper\s+$", re.IGNORECASE)
 _COORDINATED = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|and/or\s+|to\s+)")
 _DASH = re.compile(r"\s*[-–—]\s*")  # "10–14 days"; but "won 3–2 against" is a score, not a count of two
 _SHARED_KINDS = ("money", "percent", "duration", "count")

@@ -375,3 +375,10 @@ def test_a_figure_inside_a_range_with_one_unit_is_no_contradiction() -> None:
 )
 def test_a_change_stated_the_other_way_round(claim: str, quote: str, expected: tuple[str, str] | None) -> None:
     assert reversed_change(claim, quote) == expected
+
+
+def test_the_base_of_a_rate_is_no_amount_to_compare() -> None:
+    # "2 minutes per 100 GB" says nothing against "500 GB of data"
+    quote = "The migration takes about 2 minutes per 100 GB of data."
+    assert [q.text for q in extract_quantities(quote)] == ["2 minutes"]
+    assert statuses("A node holding 500 GB of data needs ten minutes.", quote) == ["absent", "absent"]
