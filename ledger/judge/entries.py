@@ -52,6 +52,9 @@ def keep_semantic(match: EvidenceMatch, threshold: float, confirm: float = 1.0, 
     return match.support == "full" and bool(claim) and states_verbatim(claim, match.quote)
 
 
+RELATED = 0.5  # a passage below this similarity to a claim not found is not worth showing as the closest
+
+
 def _cite(match: EvidenceMatch) -> str:
     return f"'{match.document}' [{match.chunk_hash}]"
 
@@ -69,6 +72,11 @@ def decide_entry(
     unchecked = [m for m in cited + semantic if m.reason.startswith(UNCHECKED)]
     says_less = max((m for m in cited + semantic if m.reason.startswith(SAYS_MORE)), key=lambda m: m.similarity,
                     default=None)  # the closest passage whose support the model dropped
+    # else the closest passage the rules read and found wanting ("the evidence gives 2022, not 2023, ..."), shown
+    # with its reason when a claim is not found: a reviewer sees what was read and why it is not enough
+    closest = says_less or max((m for m in cited + semantic if m.support == "none" and m.quote and m.reason
+                                and not m.reason.startswith(UNCHECKED) and m.similarity >= RELATED),
+                               key=lambda m: m.similarity, default=None)
     semantic = [m for m in semantic
                 if keep_semantic(m, settings.similarity_threshold, settings.nli_confirm, claim.text)]
     useful_cited = [m for m in cited if m.support != "none"]
@@ -122,12 +130,15 @@ def decide_entry(
         notes.insert(0, "No passage in the documents states this.")
         if says_less is not None:  # show the passage, and why it is not enough
             notes.append(f"The closest passage, {_cite(says_less)}, says less than the claim ({says_less.reason}).")
+        elif closest is not None:
+            notes.append(f"The closest passage, {_cite(closest)}, does not state it: {closest.reason}.")
     if unchecked and verdict != "supported":
         # A bug in the checker must not pass for an absence of evidence: say which passages went unread, and why.
         what = unchecked[0].reason.removeprefix(UNCHECKED).lstrip(": ")
         notes.append(f"{len(unchecked)} passage(s) {UNCHECKED} ({what}): this verdict may be wrong; see the log.")
 
-    rest = [m for m in useful_cited + semantic + cited + ([says_less] if says_less else []) if m not in deciding]
+    shown = [says_less] if says_less is not None else [closest] if closest and verdict == "not_found" else []
+    rest = [m for m in useful_cited + semantic + cited + shown if m not in deciding]
     evidence = _unique(deciding + rest)[: max(settings.top_k, len(deciding))]
     return LedgerEntry(
         claim=claim, verdict=verdict, confidence=conf, evidence=evidence, flags=_unique(flags), notes=" ".join(notes)

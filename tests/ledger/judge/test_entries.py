@@ -98,8 +98,23 @@ def test_support_the_model_dropped_leaves_a_not_found_that_shows_the_passage_and
     assert "The closest passage, 'Films' [abc123], says less than the claim" in entry.notes
     assert "neutral 0.91" in entry.notes
     assert [m.quote for m in entry.evidence] == [dropped.quote]  # the reviewer can read what was not enough
-    plain = decide_entry(claim, [], [searched(0.86, support="none")], [], date(2026, 1, 1), JudgeSettings())
-    assert "closest passage" not in plain.notes
+
+
+
+def test_a_claim_not_found_shows_the_closest_passage_the_rules_read_and_why_it_is_not_enough() -> None:
+    claim = Claim(id="c3", text="The port recorded three incidents in 2023.", type="numeric", importance="material")
+    read = searched(0.76, support="none").model_copy(update={
+        "quote": "There were 3 incidents during the year, compared with 5 in 2022.",
+        "reason": "the evidence gives 2022, not 2023, in a statement only partly like the claim"})
+    far = searched(0.42, support="none").model_copy(update={"chunk_hash": "fff000", "quote": "Cargo grew by 7%."})
+    entry = decide_entry(claim, [], [far, read], [], date(2026, 1, 1), JudgeSettings())
+    assert entry.verdict == "not_found"
+    assert entry.notes == ("No passage in the documents states this. The closest passage, 'Films' [abc123], does not "
+                           "state it: the evidence gives 2022, not 2023, in a statement only partly like the claim.")
+    assert [m.quote for m in entry.evidence] == [read.quote]
+    # nothing at least somewhat similar: nothing to show
+    alone = decide_entry(claim, [], [far], [], date(2026, 1, 1), JudgeSettings())
+    assert alone.notes == "No passage in the documents states this." and alone.evidence == []
 
 
 @pytest.mark.model
