@@ -1,6 +1,6 @@
 """End to end on documents the judge was not built from: ingest a folder, verify drafts about it, score the verdicts.
 
-    python bench/draft_quality.py [--set tune|holdout|all] [--misses] [--json]
+    python bench/draft_quality.py [--set tune|tune2|holdout|all] [--misses] [--json]
 
 `evidence eval` hands the judge its evidence; a user's draft has to find it first. Each set under
 `bench/data/drafts/<set>/` is a folder of documents (`docs/`, other genres than `sample_docs/`) and drafts
@@ -36,6 +36,7 @@ from ledger.loop.factory import build_ingestor, build_pipeline  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "drafts"
 LABELS = ("supported", "contradicted", "not_found")
+SETS = ("tune", "tune2", "holdout")  # tune2 was written later, to tune on more than one set of documents
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -128,11 +129,11 @@ def run_set(name: str, show_misses: bool) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--set", choices=("tune", "holdout", "all"), default="all")
+    parser.add_argument("--set", choices=(*SETS, "all"), default="all")
     parser.add_argument("--misses", action="store_true", help="print each wrong sentence with the judge's notes")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    names = ("tune", "holdout") if args.set == "all" else (args.set,)
+    names = SETS if args.set == "all" else (args.set,)
     results = []
     for name in names:
         print(f"== {name}")

@@ -22,7 +22,16 @@ from ledger.text.quantities import (
     extract_quantities,
     reversed_change,
 )
-from ledger.text.terms import coverage, crossed_slots, find_swaps, key_terms, only_denied, polarity, qualified_role
+from ledger.text.terms import (
+    coverage,
+    crossed_slots,
+    find_swaps,
+    key_terms,
+    only_denied,
+    polarity,
+    qualified_role,
+    restriction_restated,
+)
 
 _PRIORITY: dict[Support, int] = {"full": 3, "contradicted": 2, "partial": 1, "none": 0}
 _FIGURES = ("full_figures", "computed")  # full support whose figures the quote gives, or works out to
@@ -134,6 +143,9 @@ def features(
     if claim_negated != quote_negated:  # is the negation echoed on the other side in other words? ("not allowed to")
         claim_negated = polarity(claim, quote_terms, loose=True)[0]
         quote_negated = polarity(polar_quote, claim_terms, loose=True)[0]
+    if claim_negated != quote_negated and (restriction_restated(polar_quote, claim) if claim_negated
+                                           else restriction_restated(claim, polar_quote)):
+        claim_negated = quote_negated  # "only if" is "not ... unless": one restriction, not opposite statements
     return SupportFeatures(
         similarity=float(similarity),
         coverage=share,

@@ -439,7 +439,7 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
                 results.append(QuantityMatch(q, "matched", best, anchor(best), derivation=in_words))
         elif working := derivation(q, evidence):
             results.append(QuantityMatch(q, "matched", derivation=working[0], sources=working[1]))
-        elif rival is not None:
+        elif rival is not None and (q.kind in ("date", "weekday") or not _said_by_another(rival, q, claims)):
             results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
         else:
             results.append(QuantityMatch(q, "absent", vague[0] if vague else None))

@@ -344,6 +344,15 @@ def only_denied(claim: str, quote: str) -> bool:
     return bool(_ONLY.search(claim)) and not _NOT_ONLY.search(claim) and bool(_NOT_ONLY.search(quote))
 
 
+def restriction_restated(plain: str, negated: str) -> bool:
+    """Whether `plain` restricts with "only" what `negated` denies with an exception: "covered only if there was
+    forced entry" against "not covered unless there was forced entry" (the lexicon's `restricting` words). Pure."""
+    if not _ONLY.search(plain) or _NOT_ONLY.search(plain):
+        return False
+    words = lexicon().words("negation", "restricting")
+    return re.search(rf"\b(?:{phrase_pattern(words)})\b", negated, re.IGNORECASE) is not None
+
+
 def negation_scopes(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str]]]:
     """Each negation cue, the key terms it negates (nearest first) and its heads: the word it negates first, or
     every item of a list it negates. The scope is the next few words of the clause, and for predicate adjectives

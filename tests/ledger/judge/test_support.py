@@ -107,6 +107,13 @@ def test_decide_support(case: str, f: SupportFeatures, support: str, reason_has:
          "The warranty does not cover wear parts such as tyres and brake pads.", False),
         ("Wear parts such as tyres and brake pads are included in the warranty.",
          "The warranty does not cover wear parts such as tyres and brake pads.", True),
+        # "only if" restricts what "not ... unless" denies: one statement
+        ("Stolen belongings are covered only if there was forced entry.",
+         "Stolen belongings are not covered unless there was forced entry.", False),
+        ("Trainees may operate the autoclave only once they hold a sign-off.",
+         "Trainees may not operate the autoclave until they hold a sign-off.", False),
+        ("Stolen belongings are covered if there was forced entry.",  # no restriction: a plain denial
+         "Stolen belongings are not covered, even if there was forced entry.", True),
     ],
 )
 def test_only_negations_about_the_claim_flip_it(claim: str, quote: str, flipped: bool) -> None:

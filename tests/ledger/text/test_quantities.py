@@ -382,3 +382,9 @@ def test_the_base_of_a_rate_is_no_amount_to_compare() -> None:
     quote = "The migration takes about 2 minutes per 100 GB of data."
     assert [q.text for q in extract_quantities(quote)] == ["2 minutes"]
     assert statuses("A node holding 500 GB of data needs ten minutes.", quote) == ["absent", "absent"]
+
+
+def test_an_evidence_figure_the_claim_gives_for_something_else_is_no_rival() -> None:
+    # the claim's "up from every 30 minutes" is the quote's figure; its "every 20 minutes" is not stated there
+    assert statuses("Trains will run every 20 minutes, up from every 30 minutes.",
+                    "Trains will run every 30 minutes.") == ["absent", "matched"]
