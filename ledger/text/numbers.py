@@ -319,7 +319,8 @@ def article_number_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | No
         return (0.25 if word(i + 1) == "quarter" else 0.5), i + 4
     previous = word(i - 1)
     if first in ("a", "an") and unit_word(word(i + 1)) and not (
-            previous[:1].isdecimal() or unit_word(previous) or previous in _NOT_BEFORE_ARTICLE
+            (word(i + 1) == "quarter" and word(i + 2) == "of")  # "a quarter of the income" is a share (fraction_at)
+            or previous[:1].isdecimal() or unit_word(previous) or previous in _NOT_BEFORE_ARTICLE
             or word(i + 2) in ("earlier", "ago", "later", "before", "over")):  # "a year earlier": a point, not a span
         return 1.0, i + 1
     return None

@@ -388,3 +388,9 @@ def test_an_evidence_figure_the_claim_gives_for_something_else_is_no_rival() -> 
     # the claim's "up from every 30 minutes" is the quote's figure; its "every 20 minutes" is not stated there
     assert statuses("Trains will run every 20 minutes, up from every 30 minutes.",
                     "Trains will run every 30 minutes.") == ["absent", "matched"]
+
+
+def test_a_quarter_of_something_is_a_share_and_a_quarter_alone_a_period() -> None:
+    assert [(q.kind, q.value) for q in extract_quantities("Almost a quarter of the income came from shops.")] == [
+        ("percent", 25.0)]
+    assert [q.kind for q in extract_quantities("Payment is due within a quarter.")] == ["duration"]
