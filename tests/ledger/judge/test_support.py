@@ -159,6 +159,13 @@ def test_a_figure_the_rest_of_the_passage_states() -> None:
     assert [m.status for m in beside.quantities.matches] == ["absent"]
 
 
+def test_a_rise_where_the_quote_gives_a_reduction_is_a_swap() -> None:
+    f = features("The parks budget grows by 4.1% to $141 million.",
+                 "The parks budget falls from $147 million to $141 million, a reduction of 4.1%.", 0.85)
+    assert f.swaps == (("grows", "reduction"),)
+    assert decide_support(f)[0] == "contradicted"
+
+
 def test_swaps_and_figures_of_another_entity() -> None:
     # Names read as names mid-sentence, whatever they are: no list of departments is involved.
     f = features("The Sales team is the second-largest department, with 150 employees.",
