@@ -125,7 +125,14 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
                 found.append(quantity)
         else:
             i += 1
+    found = [replace(q, baseline=True) if q.kind == "date" and _BASELINE.search(text, max(0, q.start - 40), q.start)
+             else q for q in found]
     return tuple(read_ages(text, describe_figures(text, shared_units(text, sorted(found, key=lambda q: q.start)))))
+
+
+# A date after a comparison in its clause dates the figure compared with ("compared with 5 in 2022", "up from 4% in
+# 2024"), not the statement.
+_BASELINE = re.compile(r"\b(?:compared (?:with|to)|than|up from|down from|versus|vs\.?)\b[^.;:]*$", re.IGNORECASE)
 
 
 _RATE_BASE = re.compile(r"\bper\s+$", re.IGNORECASE)
@@ -421,7 +428,8 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             vague = [e for e in peers if e not in equal and _inside_limit(q, e)]
         others = [e for e in peers if e not in equal and e not in vague and _anchored(q, e, anchor(e))]
         rival = other_end or max(others, key=anchor, default=None)
-        if rival is None and not equal and not vague and q.kind == "date" and len(peers) == 1 and dates == 1:
+        if (rival is None and not equal and not vague and q.kind == "date" and len(peers) == 1 and dates == 1
+                and not peers[0].baseline):
             # The only date on each side ("close for eleven weeks starting on 3 May" against "from 3 March"): the
             # words around a second figure of a clause may not name its subject, but there is nothing else it is.
             rival = peers[0]

@@ -394,3 +394,10 @@ def test_a_quarter_of_something_is_a_share_and_a_quarter_alone_a_period() -> Non
     assert [(q.kind, q.value) for q in extract_quantities("Almost a quarter of the income came from shops.")] == [
         ("percent", 25.0)]
     assert [q.kind for q in extract_quantities("Payment is due within a quarter.")] == ["duration"]
+
+
+def test_the_year_of_what_a_figure_is_compared_with_is_no_rival_of_the_claim_s_year() -> None:
+    quote = "There were 3 reportable incidents during the year, compared with 5 in 2022."
+    assert statuses("There were 3 reportable incidents in 2023.", quote) == ["matched", "absent"]
+    # the only date on each side is still a rival when it dates the statement itself
+    assert statuses("The bridge closes on 3 May.", "The bridge will close from 3 March.") == ["conflict"]
