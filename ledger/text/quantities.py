@@ -426,7 +426,8 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             # an exact share on the side of half that the evidence names in words ("62%" and "most of") is neither
             # stated nor ruled out; a limit the evidence gives in figures ("at least $5 million") is the claim's rival
             vague = [e for e in peers if e not in equal and _inside_limit(q, e)]
-        others = [e for e in peers if e not in equal and e not in vague and _anchored(q, e, anchor(e))]
+        others = [e for e in peers if e not in equal and e not in vague and _anchored(q, e, anchor(e))
+                  and not (q.kind == "weekday" and q.ranged and not e.ranged)]  # "Monday to Saturday", "Sundays"
         rival = other_end or max(others, key=anchor, default=None)
         if (rival is None and not equal and not vague and q.kind == "date" and len(peers) == 1 and dates == 1
                 and not peers[0].baseline):

@@ -401,3 +401,9 @@ def test_the_year_of_what_a_figure_is_compared_with_is_no_rival_of_the_claim_s_y
     assert statuses("There were 3 reportable incidents in 2023.", quote) == ["matched", "absent"]
     # the only date on each side is still a rival when it dates the statement itself
     assert statuses("The bridge closes on 3 May.", "The bridge will close from 3 March.") == ["conflict"]
+
+
+def test_a_day_outside_the_claim_s_range_of_days_is_another_case_not_a_rival() -> None:
+    quote = "On Sundays the first train leaves at 07:30."
+    assert statuses("From Monday to Saturday the first train leaves earlier.", quote) == ["absent", "absent"]
+    assert statuses("On Mondays the first train leaves at 07:30.", quote) == ["conflict", "matched"]
