@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 
+from ingest.chunking import SECTION_SEPARATOR
 from ledger.core.types import Chunk
 from ledger.judge.claims import contains_numeric, content_stems, exclusion_reason
 from ledger.text.injection import as_evidence
@@ -151,8 +152,10 @@ def _line_pieces(sentence: str, start: int) -> list[tuple[str, int]]:
 
 
 def _with_section(unit: Unit, headings: list[tuple[int, str]], base: int) -> Unit:
+    """The unit under the nearest heading above it: in its chunk, else the one its chunk starts under."""
     above = [h for at, h in headings if base + at < unit.offset]
-    return Unit(unit.text, unit.chunk, unit.offset, above[-1] if above else "")
+    section = above[-1] if above else unit.chunk.section.rsplit(SECTION_SEPARATOR, 1)[-1]
+    return Unit(unit.text, unit.chunk, unit.offset, section)
 
 
 def evidence_units(chunks: list[Chunk]) -> list[Unit]:

@@ -290,7 +290,8 @@ def _fits(part: QuestionPart, unit: Unit) -> bool:
         named = unit.stems | content_stems(unit.section)
         if not all(stem_covered(a, named) for a in part.actions):
             return False
-    if part.periods and period_conflict(part.periods, periods(f"{unit.text} {unit.section} {unit.chunk.title or ''}")):
+    framing = f"{unit.section} {unit.chunk.section} {unit.chunk.title or ''}"  # its headings, in the chunk or above it
+    if part.periods and period_conflict(part.periods, periods(f"{unit.text} {framing}")):
         return False
     kinds = {q.kind for q in unit.quantities}
     if part.kinds and kinds and not kinds & part.kinds:

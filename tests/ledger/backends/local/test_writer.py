@@ -9,7 +9,7 @@ import pytest
 from ledger.backends.base import NO_EVIDENCE_ANSWER, Draft, WriteRequest
 from ledger.backends.local.questions import period_conflict, question_parts, stem_covered
 from ledger.backends.local.units import evidence_units
-from ledger.backends.local.writer import LocalWriter, cite, figure_conflict, superseded_documents
+from ledger.backends.local.writer import LocalWriter, _fits, cite, figure_conflict, superseded_documents
 from ledger.core.settings import RevisionSettings
 from ledger.core.types import Chunk
 from ledger.judge.claims import exclusion_reason, extract_claims
@@ -98,6 +98,17 @@ def test_a_chunk_that_starts_mid_sentence_does_not_offer_the_tail_as_a_sentence(
     text = "within 48 hours and opens a refund ticket.\n\nThe approver decides within two business days."
     units = [u.text for u in evidence_units([make_chunk(text, "Customer Refund Procedure", D2026, "refund")])]
     assert units == ["The approver decides within two business days."]
+
+
+def test_a_unit_of_a_chunk_that_starts_inside_a_section_is_under_that_section_s_heading() -> None:
+    chunk = make_chunk("There were 3 reportable incidents during the year, compared with 5 in 2022.").model_copy(
+        update={"section": "Annual Review 2023 › Safety"})
+    (unit,) = evidence_units([chunk])
+    assert unit.section == "Safety"
+    # the headings above the chunk date it: a question about 2023 is not about another year
+    part = question_parts("How many reportable incidents were there in 2023?")[0]
+    assert _fits(part, unit)
+    assert not _fits(part, evidence_units([chunk.model_copy(update={"section": ""})])[0])
 
 
 def test_a_newer_edition_supersedes_the_older_one_but_other_documents_do_not() -> None:
@@ -242,6 +253,7 @@ CORPUS = [*EVIDENCE, PASSWORDS, INCIDENTS, RETENTION, VENDORS, Q3_SUMMARY, Q3_PE
         ("What was headcount at the end of the third quarter?", {"headcount"}),  # the time frame is kept apart
         ("How much cash did the company hold on September 30, 2026?", {"cash"}),
         ("How many days per year can employees work from abroad?", {"abroad"}),  # "per year" is the figure's rate
+        ("How long does the battery warranty last?", {"batteri", "warranti"}),  # "how long ... last" asks a duration
     ],
 )
 def test_focus_words_leave_out_modifiers_light_verbs_and_time_frames(question: str, focus: set[str]) -> None:
