@@ -18,7 +18,7 @@ from ledger.core.types import (
 )
 from ledger.judge.calibration import Platt
 from ledger.judge.support import SAYS_MORE, UNCHECKED
-from ledger.judge.support_rules import COMPUTED, FIGURES_AGREE, REWORDED
+from ledger.judge.support_rules import COMPUTED, FIGURES_AGREE, REWORDED, several_agree
 from ledger.judge.verdicts import age_description, confidence, is_outdated, resolve, verdict_for
 from ledger.text.alignment import states_verbatim
 
@@ -49,6 +49,8 @@ def keep_semantic(match: EvidenceMatch, threshold: float, confirm: float = 1.0, 
         return True  # the quote's figures work out to the claim's ("1893 − 1889"): arithmetic no cosine or model sees
     if match.support == "full" and REWORDED in match.reason:
         return True  # a figure in another form ("three fifths" for "61%") lowers the cosine as a changed one does
+    if match.support == "full" and several_agree(match.reason):
+        return True  # two figures of the claim where its words are ("38% ..., down from 44%"): no coincidence
     return match.support == "full" and bool(claim) and states_verbatim(claim, match.quote)
 
 

@@ -8,6 +8,7 @@ claim supports partially; anything else does not support. `features` measures, `
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -38,6 +39,7 @@ _FIGURES = ("full_figures", "computed")  # full support whose figures the quote 
 COMPUTED = "worked out:"  # in a reason: a claim figure follows from the quote's (ledger.text.derived, ledger.text.ages)
 REWORDED = "stated as"  # in a reason: a claim figure the quote gives in another form ("three fifths of, stated as 61%")
 FIGURES_AGREE = "figures agree"  # in a reason: the claim's figures, as the quote gives them or works out to
+SEVERAL_AGREE = re.compile(rf"\b(?:both|all \d+) {FIGURES_AGREE}\b")  # ... two or more of them ("both figures agree")
 
 
 @dataclass(frozen=True)
@@ -221,7 +223,8 @@ def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
         or f.similarity >= t.paraphrase_similarity
         or (figures_anchored and f.similarity >= t.figure_similarity and f.coverage >= t.related_coverage)
     ):
-        figures = f"; {FIGURES_AGREE} ({', '.join(_agreed(m) for m in q.matched)})" if q.matched else ""
+        figures = f"; {_how_many(len(q.matched))}{FIGURES_AGREE} ({', '.join(_agreed(m) for m in q.matched)})" \
+            if q.matched else ""
         # The model is not asked about a sum ("four years" from 1889 and 1893); it is about an age in a group ("a
         # nine-year-old" in "children under 12") or a date in a range, where the rest of the claim is the point.
         computed = any(m.derivation and m.sources for m in q.matched)
@@ -239,6 +242,16 @@ def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
     if q.absent and not q.matched:
         return "none", "none", f"the evidence does not give the claim's figure {q.absent[0].claim.text}"
     return "none", "none", f"related evidence that does not state the claim (similarity {f.similarity:.2f})"
+
+
+def _how_many(n: int) -> str:
+    """"both " or "all 3 " before FIGURES_AGREE when several of the claim's figures agree (SEVERAL_AGREE)."""
+    return "" if n < 2 else "both " if n == 2 else f"all {n} "
+
+
+def several_agree(reason: str) -> bool:
+    """Whether a reason says that two or more of the claim's figures agree with the quote's."""
+    return SEVERAL_AGREE.search(reason) is not None
 
 
 def _agreed(m: QuantityMatch) -> str:

@@ -54,6 +54,17 @@ def test_full_support_whose_figure_the_quote_writes_otherwise_counts_below_the_s
     assert decide_entry(claim, [], [plain], [], date(2026, 1, 1), JudgeSettings()).verdict == "not_found"
 
 
+def test_full_support_on_two_figures_of_the_claim_counts_below_the_similarity_bar() -> None:
+    claim = Claim(id="c1", text="The core grant made up 38% of income, down from 44% a year earlier.", type="numeric",
+                  importance="material")
+    both = searched(0.64).model_copy(update={
+        "quote": "The core grant provided 38% of income, down from 44% the year before.",
+        "reason": "the quote states the claim (similarity 0.64); both figures agree (38%, 44%)"})
+    one = both.model_copy(update={"reason": "the quote states the claim (similarity 0.64); figures agree (38%)"})
+    assert decide_entry(claim, [], [both], [], date(2026, 1, 1), JudgeSettings()).verdict == "weak"
+    assert decide_entry(claim, [], [one], [], date(2026, 1, 1), JudgeSettings()).verdict == "not_found"
+
+
 def test_the_confirming_probability_is_a_setting() -> None:
     match = searched(0.66, entailment=0.6)
     assert decide_entry(CLAIM, [], [match], [], date(2026, 1, 1), JudgeSettings(nli_confirm=0.5)).verdict == "weak"

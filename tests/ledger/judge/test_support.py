@@ -136,6 +136,15 @@ def test_a_change_the_quote_gives_the_other_way_round_contradicts() -> None:
                                                  "goes the other way")
 
 
+def test_a_reason_says_when_several_figures_agree() -> None:
+    quote = "The core grant provided 38% of income, down from 44% the year before."
+    _, reason = decide_support(features("The core grant made up 38% of income, down from 44% a year earlier.", quote,
+                                        0.8))
+    assert "both figures agree (38%, 44%)" in reason
+    _, single = decide_support(features("The core grant made up 38% of income.", quote, 0.8))
+    assert "; figures agree (38%)" in single
+
+
 def test_a_year_that_frames_the_claim_or_names_the_document() -> None:
     quote = "The nightly hotel cap is $180 per night."
     framed = features("In 2024 the nightly hotel cap was $180 per night.", quote, 0.9)
