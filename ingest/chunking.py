@@ -125,7 +125,7 @@ _BULLETS = ("- ", "* ", "+ ", "• ")
 
 def is_heading(line: str) -> bool:
     """A heading or a lead-in line gives the sentences under it their context ("## Warranty", "Items never
-    reimbursed:", "Library roof replacement")."""
+    reimbursed:", "Roof repairs")."""
     stripped = line.strip().strip("*_").strip()
     return line.lstrip().startswith("#") or stripped.endswith(":") or (
         bool(stripped) and not stripped.endswith((".", "!", "?")) and len(stripped.split()) <= 8
@@ -133,7 +133,7 @@ def is_heading(line: str) -> bool:
 
 
 def section_above(text: str, start: int, piece: str) -> str:
-    """The headings a chunk that starts at `start` begins under, nearest last ("Ferrolite 4.0 › Changed defaults"):
+    """The headings a chunk that starts at `start` begins under, nearest last ("Release 4.0 › Changed defaults"):
     "" when the chunk opens with its own heading or nothing above it is one. The nearest heading or lead-in line
     comes with the Markdown headings above it (not the document's title, level 1); bullets are no headings. Pure."""
     first = next((line for line in piece.splitlines() if line.strip()), "")

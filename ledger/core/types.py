@@ -55,7 +55,7 @@ class Chunk(BaseModel):
     )
     section: str = Field(
         "", description="The headings the chunk's first sentences stand under, when they are above the chunk "
-        "(a long section split into several chunks): 'Ferrolite 4.0 › Changed defaults'."
+        "(a long section split into several chunks): 'Release 4.0 › Changed defaults'."
     )
 
 

@@ -144,8 +144,8 @@ def rank_candidates(
     """Chunks whose best sentence reaches `min_similarity`, best first, at most `limit`: the best among
     `sentences[chunk.hash]` when given (the ones embedded for this claim), else among all of the chunk's. A sentence
     of a chunk that starts inside a section is also read with the section's headings (the mean of the two vectors,
-    as the support checker reads a heading with a sentence under it): "Councillor Marsh moved to defer the
-    decision" is about parking only under "High Street parking changes". Pure."""
+    as the support checker reads a heading with a sentence under it): "The board moved to defer the decision"
+    is about parking only under "Car park charges". Pure."""
     scored = []
     for chunk in chunks:
         read = sentences[chunk.hash] if sentences is not None else chunk_sentences(chunk)

@@ -48,9 +48,9 @@ def keep_semantic(match: EvidenceMatch, threshold: float, confirm: float = 1.0, 
     if match.support == "full" and COMPUTED in match.reason:
         return True  # the quote's figures work out to the claim's ("1893 − 1889"): arithmetic no cosine or model sees
     if match.support == "full" and REWORDED in match.reason:
-        return True  # a figure in another form ("three fifths" for "61%") lowers the cosine as a changed one does
+        return True  # a figure in another form ("two fifths" for "41%") lowers the cosine as a changed one does
     if match.support == "full" and several_agree(match.reason):
-        return True  # two figures of the claim where its words are ("38% ..., down from 44%"): no coincidence
+        return True  # two figures of the claim where its words are ("12% ..., down from 15%"): no coincidence
     return match.support == "full" and bool(claim) and states_verbatim(claim, match.quote)
 
 

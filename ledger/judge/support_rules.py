@@ -37,7 +37,7 @@ from ledger.text.terms import (
 _PRIORITY: dict[Support, int] = {"full": 3, "contradicted": 2, "partial": 1, "none": 0}
 _FIGURES = ("full_figures", "computed")  # full support whose figures the quote gives, or works out to
 COMPUTED = "worked out:"  # in a reason: a claim figure follows from the quote's (ledger.text.derived, ledger.text.ages)
-REWORDED = "stated as"  # in a reason: a claim figure the quote gives in another form ("three fifths of, stated as 61%")
+REWORDED = "stated as"  # in a reason: a claim figure the quote gives in another form ("two fifths of, stated as 41%")
 FIGURES_AGREE = "figures agree"  # in a reason: the claim's figures, as the quote gives them or works out to
 SEVERAL_AGREE = re.compile(rf"\b(?:both|all \d+) {FIGURES_AGREE}\b")  # ... two or more of them ("both figures agree")
 
@@ -124,7 +124,7 @@ def features(
         swaps = tuple(pair for pair in swaps if not nested(*pair))
     if only_denied(claim, polar):
         swaps += (("only", "not only"),)
-    if (ranked := qualified_role(claim, polar)) is not None:  # "the Harbour Master" for "the deputy harbour master"
+    if (ranked := qualified_role(claim, polar)) is not None:  # "the mayor" for "the deputy mayor"
         swaps += (ranked,)
     named = {t for a, _ in swaps for t in key_terms(a)}
     swaps += tuple(pair for pair in contrasts if not set(key_terms(pair[0])) & named)
@@ -256,7 +256,7 @@ def several_agree(reason: str) -> bool:
 
 def _agreed(m: QuantityMatch) -> str:
     """A matched claim figure for the reason, with its working if any ("four years, worked out: 1893 − 1889"), or
-    as the quote writes it when that is otherwise ("three fifths of, stated as 61%")."""
+    as the quote writes it when that is otherwise ("two fifths of, stated as 41%")."""
     if m.derivation:
         return f"{m.claim.text}, {COMPUTED} {m.derivation}"
     if m.evidence is not None and _written(m.claim.text) != _written(m.evidence.text):

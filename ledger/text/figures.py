@@ -33,7 +33,7 @@ class Quantity:
     about: frozenset[str] = frozenset()  # key terms of the words that describe the figure
     labelled: bool = False  # written as a field: "Start date: 2025-09-15"
     identifier: bool = False  # a name rather than an amount: "Level 2", "Phase 1", "Section 4"
-    baseline: bool = False  # the date of what a figure is compared with: "3 incidents, compared with 5 in 2022"
+    baseline: bool = False  # the date of what a figure is compared with: "12 complaints, compared with 15 in 2022"
 
 
 @dataclass(frozen=True)

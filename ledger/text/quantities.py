@@ -66,13 +66,13 @@ def _name_labels() -> frozenset[str]:
 
 
 def _name_like(token: str) -> bool:
-    """A number that may be a name after a capitalised word: "Level 2", "Ferrolite 4.0" (not "Q3 2.5%")."""
+    """A number that may be a name after a capitalised word: "Level 2", "Orbis 4.0" (not "Q3 2.5%")."""
     return token.isdecimal() or bool(re.fullmatch(r"\d+\.\d+", token))
 
 
 def _generic_name(q: Quantity) -> bool:
     """A number named by a word that says only that it is a release ("version 4.0"), not of what: the same number
-    bare ("changed in 4.0") or after a name ("Ferrolite 4.0") is that release, after a label ("Level 4") it is not."""
+    bare ("changed in 4.0") or after a name ("Orbis 4.0") is that release, after a label ("Level 4") it is not."""
     return q.identifier and bool(q.context) and q.context <= _version_stems()
 
 
@@ -120,8 +120,9 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             i = vague[1] + 1
         elif (number := unit_part or number_at(tokens, i)) is not None:
             quantity, i = _classify(text, tokens, i, number[1], number[0])
+            # "2 minutes per 100 GB": the base of a rate is no amount
             if quantity is not None and not (quantity.kind in ("count", "number") and _RATE_BASE.search(
-                    text, 0, quantity.start)):  # "2 minutes per 100 GB": the base of a rate is no amount
+                    text, max(0, quantity.start - 12), quantity.start)):
                 found.append(quantity)
         else:
             i += 1
@@ -279,7 +280,7 @@ def _comparable(a: Quantity, b: Quantity) -> bool:
         return pair[0][0] == pair[1][0] and (not qualified_a or not qualified_b or bool(qualified_a & qualified_b))
     if a.kind in ("count", "ordinal"):
         return bool(a.context & b.context) or not (a.context or b.context)
-    if a.kind == "number":  # "version 4.0" is "Ferrolite 4.0" or a bare "in 4.0"; "Level 2" is no "Phase 2"
+    if a.kind == "number":  # "version 4.0" is "Orbis 4.0" or a bare "in 4.0"; "Level 2" is no "Phase 2"
         return a.context == b.context or a.value == b.value and any(
             _generic_name(x) and not (y.context and y.context <= _label_stems()) for x, y in ((a, b), (b, a)))
     if a.kind == "frequency" and a.number != b.number:
@@ -427,7 +428,7 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             # stated nor ruled out; a limit the evidence gives in figures ("at least $5 million") is the claim's rival
             vague = [e for e in peers if e not in equal and _inside_limit(q, e)]
         others = [e for e in peers if e not in equal and e not in vague and _anchored(q, e, anchor(e))
-                  and not (q.kind == "weekday" and q.ranged and not e.ranged)]  # "Monday to Saturday", "Sundays"
+                  and not (q.kind == "weekday" and q.ranged and not e.ranged)]  # "Monday to Friday", "Saturdays"
         rival = other_end or max(others, key=anchor, default=None)
         if (rival is None and not equal and not vague and q.kind == "date" and len(peers) == 1 and dates == 1
                 and not peers[0].baseline):

@@ -309,7 +309,7 @@ _WORDS = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
 def qualified_role(claim: str, quote: str) -> tuple[str, str] | None:
     """(claim words, quote words) where one side gives a role with a rank qualifier and the other without it: "led
-    by the Harbour Master" against "the deputy harbour master ... led" (the lexicon's `rank_qualifiers`). Only when
+    by the Mayor" against "the deputy mayor ... signed" (the lexicon's `rank_qualifiers`). Only when
     the side without the qualifier never has it before that role, and the other never has the role without it.
     Pure."""
     qualifiers = lexicon().word_set("contrasts", "rank_qualifiers")
@@ -322,7 +322,7 @@ def qualified_role(claim: str, quote: str) -> tuple[str, str] | None:
             role = words[i + 1:i + 3]
             if not role or role[0] in STOPWORDS:
                 continue
-            for size in (2, 1):  # "deputy harbour master": the longest role the other side names
+            for size in (2, 1):  # "deputy finance director": the longest role the other side names
                 head = role[:size]
                 spots = [j for j in range(len(plain_words) - size + 1) if plain_words[j:j + size] == head]
                 if spots and all(j == 0 or plain_words[j - 1] not in qualifiers for j in spots) and not any(
