@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -93,6 +95,7 @@ def chunk_document(
     chunks: list[Chunk] = []
     seen: set[str] = set()
     cursor = 0
+    headings = document_headings(doc.text)
     for piece in split_text(doc.text, tokenizer, chunk_size, chunk_overlap):
         start, end = locate(doc.text, piece, cursor)
         cursor = start + 1
@@ -112,7 +115,7 @@ def chunk_document(
                 title=doc.title,
                 doc_date=doc.doc_date,
                 table_rows=[row for row in doc.table_rows if row_sentence(row) in piece],
-                section=section_above(doc.text, start, piece),
+                section=section_above(doc.text, start, piece, headings),
             )
         )
     return chunks
@@ -132,32 +135,64 @@ def is_heading(line: str) -> bool:
     )
 
 
-def section_above(text: str, start: int, piece: str) -> str:
+@dataclass(frozen=True)
+class Headings:
+    """A document's heading and lead-in lines, in order: where each line ends (after its line break), its text and
+    its Markdown depth (0: not a Markdown heading); `markdown_before[k]` is the index of the nearest Markdown heading
+    before line k, or -1. Made once per document (`document_headings`)."""
+
+    ends: list[int]
+    lines: list[str]
+    depths: list[int]
+    markdown_before: list[int]
+
+
+def document_headings(text: str) -> Headings:
+    """Every heading or lead-in line of a text, bullets left out (one pass). Pure."""
+    ends: list[int] = []
+    lines: list[str] = []
+    depths: list[int] = []
+    before: list[int] = []
+    last_markdown, pos = -1, 0
+    for raw in text.splitlines(keepends=True):
+        pos += len(raw)
+        line = raw.strip()
+        if not line or line.startswith(_BULLETS) or len(line) > 200 or not is_heading(line):
+            continue
+        marked = _MARKDOWN_HEADING.match(line)
+        ends.append(pos)
+        lines.append(marked.group(2).strip() if marked else line.strip("*_").strip())
+        depths.append(len(marked.group(1)) if marked else 0)
+        before.append(last_markdown)
+        if marked:
+            last_markdown = len(lines) - 1
+    return Headings(ends, lines, depths, before)
+
+
+def section_above(text: str, start: int, piece: str, headings: Headings | None = None) -> str:
     """The headings a chunk that starts at `start` begins under, nearest last ("Release 4.0 › Changed defaults"):
     "" when the chunk opens with its own heading or nothing above it is one. The nearest heading or lead-in line
-    comes with the Markdown headings above it (not the document's title, level 1); bullets are no headings. Pure."""
+    comes with the Markdown headings above it (not the document's title, level 1); bullets are no headings. A line
+    the chunk starts inside is the chunk's own text. Pass the document's `headings` when asking for many chunks of
+    it. Pure."""
     first = next((line for line in piece.splitlines() if line.strip()), "")
     if not first or is_heading(first):
         return ""
-    lines = [line.strip() for line in text[:start].splitlines() if line.strip()]
-    if lines and not text[:start].endswith("\n"):
-        lines.pop()  # the chunk starts inside this line (an overlap): it is the chunk's own text
+    found = headings if headings is not None else document_headings(text)
+    k = bisect_right(found.ends, start) - 1  # the last heading line that ends before the chunk starts
     path: list[str] = []
+    if k >= 0 and found.depths[k] == 0:  # a plain heading or lead-in line, under the Markdown headings above it
+        path.append(found.lines[k])
+        k = found.markdown_before[k]
     level = 7
-    for line in reversed(lines):
-        if line.startswith(_BULLETS) or len(line) > 200 or not is_heading(line):
-            continue
-        marked = _MARKDOWN_HEADING.match(line)
-        if marked is None:
-            if not path:
-                path.append(line.strip("*_").strip())
-            continue
-        depth = len(marked.group(1))
+    while k >= 0:
+        depth = found.depths[k]
         if depth == 1:
             break
         if depth < level:
-            path.insert(0, marked.group(2).strip())
+            path.insert(0, found.lines[k])
             level = depth
         if depth == 2:
             break
+        k = found.markdown_before[k]
     return SECTION_SEPARATOR.join(path)
