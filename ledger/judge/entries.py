@@ -18,7 +18,7 @@ from ledger.core.types import (
 )
 from ledger.judge.calibration import Platt
 from ledger.judge.support import SAYS_MORE, UNCHECKED
-from ledger.judge.support_rules import COMPUTED, FIGURES_AGREE, REWORDED, several_agree
+from ledger.judge.support_rules import COMPUTED, DEFAULT_THRESHOLDS, FIGURES_AGREE, REWORDED, several_agree
 from ledger.judge.verdicts import age_description, confidence, is_outdated, resolve, verdict_for
 from ledger.text.alignment import states_verbatim
 
@@ -54,9 +54,6 @@ def keep_semantic(match: EvidenceMatch, threshold: float, confirm: float = 1.0, 
     return match.support == "full" and bool(claim) and states_verbatim(claim, match.quote)
 
 
-RELATED = 0.5  # a passage below this similarity to a claim not found is not worth showing as the closest
-
-
 def _cite(match: EvidenceMatch) -> str:
     return f"'{match.document}' [{match.chunk_hash}]"
 
@@ -77,7 +74,8 @@ def decide_entry(
     # else the closest passage the rules read and found wanting ("the evidence gives 2022, not 2023, ..."), shown
     # with its reason when a claim is not found: a reviewer sees what was read and why it is not enough
     closest = says_less or max((m for m in cited + semantic if m.support == "none" and m.quote and m.reason
-                                and not m.reason.startswith(UNCHECKED) and m.similarity >= RELATED),
+                                and not m.reason.startswith(UNCHECKED)
+                                and m.similarity >= DEFAULT_THRESHOLDS.related_similarity),
                                key=lambda m: m.similarity, default=None)
     semantic = [m for m in semantic
                 if keep_semantic(m, settings.similarity_threshold, settings.nli_confirm, claim.text)]

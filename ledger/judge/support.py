@@ -94,14 +94,9 @@ def _context(chunk: Chunk) -> str:
     return " ".join(part for part in (chunk.title, date, chunk.section) if part)
 
 
-def _is_heading(sentence: str) -> bool:
-    """Headings and lead-in lines give the sentences under them their context ("Items never reimbursed:")."""
-    return bool(sentence.strip()) and is_heading(sentence)
-
-
 def likely_chunk_sentences(claim: str, chunk_text: str, keep: int | None = LIKELY_SENTENCES) -> list[str]:
     """The sentences of a chunk worth embedding for a claim: the likeliest `keep`, their neighbours and headings."""
-    return likely_sentences(claim, text_sentences(chunk_text), keep, _is_heading)
+    return likely_sentences(claim, text_sentences(chunk_text), keep, is_heading)
 
 
 class LocalSupportChecker:
@@ -140,14 +135,14 @@ class LocalSupportChecker:
             out += [_Candidate(p, start + a, start + b, 1, p, units) for p, a, b, units in _parts(sentence)]
             prev = spans[i - 1] if i > 0 else None
             if prev is not None:
-                lead = _is_heading(prev[0])
+                lead = is_heading(prev[0])
                 pair = text[prev[1]:end]
                 out.append(_Candidate(pair, prev[1], end, 2, pair if lead else None, (prev[0], sentence)))
             if heading is not None and (prev is None or heading[2] < prev[1]):  # a heading further up: quote both
                 joined = f"{heading[0]} … {sentence}"
                 out.append(_Candidate(joined, heading[1], end if heading[1] >= 0 else -1, 2, joined,
                                       (heading[0], sentence)))
-            if _is_heading(sentence):
+            if is_heading(sentence):
                 heading = (sentence, start, end)
         if len(self._candidates) > self.max_cache // 10:
             self._candidates.clear()

@@ -313,12 +313,11 @@ def qualified_role(claim: str, quote: str) -> tuple[str, str] | None:
     the side without the qualifier never has it before that role, and the other never has the role without it.
     Pure."""
     qualifiers = lexicon().word_set("contrasts", "rank_qualifiers")
-    for ours, theirs, flip in ((claim, quote, False), (quote, claim, True)):
-        plain_words = [w.lower() for w in _WORDS.findall(theirs)]
-        for i, word in enumerate(w.lower() for w in _WORDS.findall(ours)):
+    claim_words, quote_words = ([w.lower() for w in _WORDS.findall(t)] for t in (claim, quote))
+    for words, plain_words, flip in ((claim_words, quote_words, False), (quote_words, claim_words, True)):
+        for i, word in enumerate(words):
             if word not in qualifiers:
                 continue
-            words = [w.lower() for w in _WORDS.findall(ours)]
             role = words[i + 1:i + 3]
             if not role or role[0] in STOPWORDS:
                 continue

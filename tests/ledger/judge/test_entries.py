@@ -41,28 +41,29 @@ def test_a_searched_quote_below_the_similarity_bar_counts_when_the_model_reads_t
         assert entry.evidence[0].quote == match.quote
 
 
-def test_full_support_whose_figure_the_quote_writes_otherwise_counts_below_the_similarity_bar() -> None:
-    # "three fifths" for "61%" lowers the cosine as a changed figure does; the rules matched it where the claim's
-    # words are, so the quote counts (with the inference penalty: weak). The same quote without the figure does not.
-    claim = Claim(id="c1", text="Roughly three fifths of turnover came from port dues.", type="numeric",
-                  importance="material")
-    reworded = searched(0.62).model_copy(update={
-        "quote": "Port dues accounted for 61% of turnover.",
-        "reason": "the quote states the claim (similarity 0.62); figures agree (three fifths of, stated as 61%)"})
-    plain = reworded.model_copy(update={"reason": "the quote states the claim (similarity 0.62)"})
-    assert decide_entry(claim, [], [reworded], [], date(2026, 1, 1), JudgeSettings()).verdict == "weak"
-    assert decide_entry(claim, [], [plain], [], date(2026, 1, 1), JudgeSettings()).verdict == "not_found"
-
-
-def test_full_support_on_two_figures_of_the_claim_counts_below_the_similarity_bar() -> None:
-    claim = Claim(id="c1", text="The core grant made up 38% of income, down from 44% a year earlier.", type="numeric",
-                  importance="material")
-    both = searched(0.64).model_copy(update={
-        "quote": "The core grant provided 38% of income, down from 44% the year before.",
-        "reason": "the quote states the claim (similarity 0.64); both figures agree (38%, 44%)"})
-    one = both.model_copy(update={"reason": "the quote states the claim (similarity 0.64); figures agree (38%)"})
-    assert decide_entry(claim, [], [both], [], date(2026, 1, 1), JudgeSettings()).verdict == "weak"
-    assert decide_entry(claim, [], [one], [], date(2026, 1, 1), JudgeSettings()).verdict == "not_found"
+@pytest.mark.parametrize(
+    ("claim", "quote", "counts", "plain"),
+    [
+        # "three fifths" for "61%" lowers the cosine as a changed figure does; the rules matched it where the claim's
+        # words are, so the quote counts (with the inference penalty: weak). The same quote without the figure does not.
+        ("Roughly three fifths of turnover came from port dues.", "Port dues accounted for 61% of turnover.",
+         "the quote states the claim (similarity 0.62); figures agree (three fifths of, stated as 61%)",
+         "the quote states the claim (similarity 0.62)"),
+        # two figures of the claim where its words are: no coincidence; one alone is not enough below the bar
+        ("The core grant made up 38% of income, down from 44% a year earlier.",
+         "The core grant provided 38% of income, down from 44% the year before.",
+         "the quote states the claim (similarity 0.64); both figures agree (38%, 44%)",
+         "the quote states the claim (similarity 0.64); figures agree (38%)"),
+    ],
+)
+def test_full_support_on_figures_written_otherwise_or_on_two_figures_counts_below_the_similarity_bar(
+    claim: str, quote: str, counts: str, plain: str
+) -> None:
+    stated = Claim(id="c1", text=claim, type="numeric", importance="material")
+    kept = searched(0.63).model_copy(update={"quote": quote, "reason": counts})
+    dropped = kept.model_copy(update={"reason": plain})
+    assert decide_entry(stated, [], [kept], [], date(2026, 1, 1), JudgeSettings()).verdict == "weak"
+    assert decide_entry(stated, [], [dropped], [], date(2026, 1, 1), JudgeSettings()).verdict == "not_found"
 
 
 def test_the_confirming_probability_is_a_setting() -> None:
