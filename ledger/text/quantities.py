@@ -126,14 +126,17 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
                 found.append(quantity)
         else:
             i += 1
-    found = [replace(q, baseline=True) if q.kind == "date" and _BASELINE.search(text, max(0, q.start - 40), q.start)
+    baseline = _baseline_pattern()
+    found = [replace(q, baseline=True) if q.kind == "date" and baseline.search(text, max(0, q.start - 40), q.start)
              else q for q in found]
     return tuple(read_ages(text, describe_figures(text, shared_units(text, sorted(found, key=lambda q: q.start)))))
 
 
-# A date after a comparison in its clause dates the figure compared with ("compared with 5 in 2022", "up from 4% in
-# 2024"), not the statement.
-_BASELINE = re.compile(r"\b(?:compared (?:with|to)|than|up from|down from|versus|vs\.?)\b[^.;:]*$", re.IGNORECASE)
+def _baseline_pattern() -> re.Pattern[str]:
+    """A comparison earlier in a date's clause (the lexicon's `comparison_cues`): the date is of the figure compared
+    with ("compared with 5 in 2022", "up from 4% in 2024"), not of the statement."""
+    cues = "|".join(re.escape(c).replace(r"\ ", r"\s+") for c in lexicon().words("figures", "comparison_cues"))
+    return re.compile(rf"\b(?:{cues})(?!\w)[^.;:]*$", re.IGNORECASE)
 
 
 _RATE_BASE = re.compile(r"\bper\s+$", re.IGNORECASE)
