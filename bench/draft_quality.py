@@ -1,6 +1,6 @@
 """End to end on documents the judge was not built from: ingest a folder, verify drafts about it, score the verdicts.
 
-    python bench/draft_quality.py [--set tune|tune2|holdout|all] [--misses] [--json]
+    python bench/draft_quality.py [--set tune|tune2|tune3|holdout|holdout2|all] [--misses] [--json]
 
 `evidence eval` hands the judge its evidence; a user's draft has to find it first. Each set under
 `bench/data/drafts/<set>/` is a folder of documents (`docs/`, other genres than `sample_docs/`) and drafts
@@ -10,7 +10,7 @@ workspace with the default settings (local backend, embedded Chroma, SQLite) and
 `evidence verify` judges it; the first round's ledger (the draft as given) is scored, `weak` counting as
 supported. A sentence the judge splits into several claims is supported only when every part is, contradicted
 when any part is. For a miss, "seen" says whether the judge's evidence held the deciding quote (a retrieval miss
-when not). `holdout` is never tuned on.
+when not). `holdout` and `holdout2` are never tuned on: `--misses` never prints their sentences.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ from ledger.loop.factory import build_ingestor, build_pipeline  # noqa: E402
 
 DATA = ROOT / "bench" / "data" / "drafts"
 LABELS = ("supported", "contradicted", "not_found")
-SETS = ("tune", "tune2", "holdout")  # tune2 was written later, to tune on more than one set of documents
+SETS = ("tune", "tune2", "tune3", "holdout", "holdout2")  # tune2 and tune3, holdout2 were written later
+HELD_OUT = ("holdout", "holdout2")  # never tuned on: their sentences are never printed
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -137,7 +138,7 @@ def main() -> None:
     results = []
     for name in names:
         print(f"== {name}")
-        r = run_set(name, args.misses and name != "holdout")
+        r = run_set(name, args.misses and name not in HELD_OUT)
         results.append(r)
         print(f"   {r['right']}/{r['sentences']} right, balanced accuracy {r['balanced_accuracy']}, "
               f"recall {r['recall']}, stated claims judged not_found {r['stated_judged_not_found']}")

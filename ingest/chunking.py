@@ -131,8 +131,8 @@ def is_heading(line: str) -> bool:
     reimbursed:", "Roof repairs")."""
     stripped = line.strip().strip("*_").strip()
     return line.lstrip().startswith("#") or stripped.endswith(":") or (
-        bool(stripped) and not stripped.endswith((".", "!", "?")) and len(stripped.split()) <= 8
-    )
+        bool(stripped) and not stripped.endswith((".", "!", "?", ";", ",")) and len(stripped.split()) <= 8
+    )  # an item ending in ";" or "," continues a list ("electricity and gas;"): no heading
 
 
 @dataclass(frozen=True)

@@ -148,6 +148,12 @@ def features(
     if claim_negated != quote_negated and (restriction_restated(polar_quote, claim) if claim_negated
                                            else restriction_restated(claim, polar_quote)):
         claim_negated = quote_negated  # "only if" is "not ... unless": one restriction, not opposite statements
+    if claim_negated != quote_negated and (flipped := _flipped_bounds(agreement, extract_quantities(polar_quote))):
+        # "measured only once it is at least 0.995" is "not measured if it is below 0.995": the bound turned the
+        # other way round and the negation cancel out
+        claim_negated = quote_negated
+        agreement = Agreement(tuple(QuantityMatch(m.claim, "matched", flipped[m.claim], 1) if m.claim in flipped
+                                    else m for m in agreement.matches))
     return SupportFeatures(
         similarity=float(similarity),
         coverage=share,
@@ -162,6 +168,20 @@ def features(
     )
 
 
+def _flipped_bounds(agreement: Agreement, quote: list[Quantity]) -> dict[Quantity, Quantity]:
+    """The claim's limits the quote gives as the other side of the same value ("at least 0.995" and "below
+    0.995"), each with the quote's figure; {} when there is none, or when another of the claim's figures conflicts."""
+    flipped: dict[Quantity, Quantity] = {}
+    for m in agreement.matches:
+        other = next((e for e in quote if m.claim.bound and e.kind == m.claim.kind and e.bound
+                      and e.bound != m.claim.bound and e.value == m.claim.value and e.unit == m.claim.unit), None)
+        if other is not None:
+            flipped[m.claim] = other
+        elif m.status == "conflict":
+            return {}
+    return flipped
+
+
 def _with_context(agreement: Agreement, context: list[Quantity], passage: str = "") -> Agreement:
     """Claim figures the quote lacks but its document's title, date or section gives, or the rest of its passage
     states, are matched; a bare year the quote lacks ("In 2026, ...") frames the claim rather than asserting a
@@ -169,7 +189,7 @@ def _with_context(agreement: Agreement, context: list[Quantity], passage: str = 
     some pair works out to almost any number."""
     kept, stated = [], None  # the passage's figures, read only when the quote lacks one
     for m in agreement.matches:
-        if m.status == "absent" and context:
+        if m.status == "absent" and context and not m.claim.bound:  # a limit is no title's figure ("at least 0.995")
             found = compare_quantities([m.claim], context).matches[0]
             m = found if found.status == "matched" else m
         if m.status == "absent" and passage:

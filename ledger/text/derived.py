@@ -15,7 +15,7 @@ from itertools import combinations
 
 from ledger.text.figures import Quantity
 from ledger.text.lexicon import lexicon
-from ledger.text.numbers import MULTIPLE
+from ledger.text.numbers import MULTIPLE, POINTS
 from ledger.text.terms import key_terms
 
 _DIGITS = re.compile(r"\d[\d,]*(?:\.(\d+))?")
@@ -89,10 +89,12 @@ def is_amount(e: Quantity) -> bool:
 
 def _difference(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     """"Up $2 million" from two totals; "15 fewer deaths" from 89 and 74: figures of the claim's kind and unit."""
-    if q.kind not in ("count", "number", "ordinal", "money") or q.context & MULTIPLE:
+    shares = q.kind == "percent" and q.unit == POINTS  # "up 18 percentage points" from 61% and 79%
+    if q.kind not in ("count", "number", "ordinal", "money") and not shares or q.context & MULTIPLE:
         return None
     loose = is_amount(q)
-    same = [e for e in evidence if (e.kind == q.kind and e.unit == q.unit) or (loose and is_amount(e) and not e.unit)]
+    same = [e for e in evidence if (e.kind == q.kind and e.unit == ("" if shares else q.unit))
+            or (loose and is_amount(e) and not e.unit)]
     for a, b in _pairs(same):
         if _close(a.value - b.value, q.value, q):
             return f"{_figure(a)} − {_figure(b)}", (a, b)
@@ -101,7 +103,9 @@ def _difference(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
 
 def _year(e: Quantity) -> int | None:
     """The year a figure names: a date that is only a year (not a decade), or a bare four-digit number."""
-    year_only = e.parts[1:] == (None, None, None) and (e.ranged or e.upper is None)
+    # not a decade; a school or financial year ("2010-11") counts from the year it starts in
+    year_only = e.parts[1:] == (None, None, None) and (
+        e.ranged or e.upper is None or e.parts[0] is not None and e.upper == e.parts[0] + 1)
     if e.kind == "date" and e.parts[0] is not None and year_only:
         return e.parts[0]
     if e.kind in ("number", "count") and _YEAR.match(e.text) and _YEARS[0] <= e.value <= _YEARS[1]:

@@ -32,7 +32,10 @@ DURATIONS = {"second": ("day", 1 / 86400), "sec": ("day", 1 / 86400), "minute": 
              "month": ("month", 1.0), "quarter": ("month", 3.0), "year": ("month", 12.0), "yr": ("month", 12.0),
              "decade": ("month", 120.0)}
 DAYS_PER_MONTH = 30.44
-_PER_YEAR = {"day": 365.0, "week": 52.0, "fortnight": 26.0, "month": 12.0, "quarter": 4.0, "year": 1.0}
+_PER_YEAR = {
+    "minute": 525_600.0, "hour": 8_760.0, "day": 365.0, "week": 52.0, "fortnight": 26.0, "month": 12.0, "quarter": 4.0,
+    "year": 1.0,
+}
 _TIMES = {"once": 1, "twice": 2, "thrice": 3}
 # After these "a year" is a rate ("twice a year", "$50 a day"), not one year.
 _NOT_BEFORE_ARTICLE = {"once", "twice", "thrice", "times", "per", "$", "€", "£"}
@@ -46,6 +49,9 @@ DATE_RE = re.compile(
     r"|(?P<dmy>\b(?P<dd>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<dm>" + _MONTH_RE + r")(?:,?\s+(?P<dy>\d{4}))?\b)"
     r"|(?P<mdy>\b(?P<mm>" + _MONTH_RE + r")\s+(?P<md>\d{1,2})(?:st|nd|rd|th)?\b(?!\d|:)(?:,?\s+(?P<my>\d{4}))?)"
     r"|(?P<my_>\b(?P<mym>" + _MONTH_RE + r"),?\s+(?P<myy>\d{4})\b)"
+    # A school or financial year written as two years running ("2023/24", "2021-22", "2019/2020"); not with spaces
+    # ("1938 - 28 January 2004" is two dates).
+    r"|(?P<span>\b(?P<sy1>(?:19|20)\d{2})[/\u2013-](?P<sy2>\d{2}|(?:19|20)\d{2})\b(?![/\u2013-]\d))"
     r"|(?P<num>\b(?P<n1>\d{1,2})/(?P<n2>\d{1,2})/(?P<n3>\d{4}|\d{2})\b)"
     r"|(?P<q>\bQ(?P<qq>[1-4])(?:\s*(?:FY\s*)?'?(?P<qy>\d{4}|\d{2}))?\b)"
     r"|(?P<qw>\b(?P<qwn>first|second|third|fourth)[\s-]+quarter(?:\s+(?:of\s+)?(?P<qwy>\d{4}))?\b)"
@@ -108,7 +114,8 @@ def counted_at(tokens: Sequence[Token], j: int, limit: int = 3) -> tuple[frozens
 
 
 def date_parts(m: re.Match[str]) -> tuple[str, DateParts] | None:
-    """("date" or "weekday", parts) of a DATE_RE match, or None when it is not a real date."""
+    """("date" or "weekday", parts) of a DATE_RE match, or None when it is not a real date. A school or financial
+    year ("2023/24") is dated by the year it starts in; `year_span_end` gives the other."""
 
     def month(text: str) -> int:
         return _MONTHS[text[:3].lower()]
@@ -132,6 +139,10 @@ def date_parts(m: re.Match[str]) -> tuple[str, DateParts] | None:
     if g["my_"]:
         mon = month(g["mym"])
         return "date", (year(g["myy"]), quarter(mon), mon, None)
+    if g["span"]:
+        first, last = int(g["sy1"]), int(g["sy2"])
+        consecutive = last == first + 1 or (last < 100 and last == (first + 1) % 100)
+        return ("date", (first, None, None, None)) if consecutive else None
     if g["num"]:
         first, second = int(g["n1"]), int(g["n2"])
         day, mon = (first, second) if second <= 12 else (second, first)  # day first unless impossible
@@ -147,6 +158,11 @@ def date_parts(m: re.Match[str]) -> tuple[str, DateParts] | None:
         mon = month(g["mon"])
         return "date", (None, quarter(mon), mon, None)
     return None
+
+
+def year_span_end(m: re.Match[str]) -> int | None:
+    """The year a school or financial year of a DATE_RE match ends in ("2023/24": 2024), else None."""
+    return int(m.group("sy1")) + 1 if m.group("span") else None
 
 
 def and_a_half_at(tokens: Sequence[Token], j: int) -> bool:
@@ -242,6 +258,7 @@ def number_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
 
 
 MULTIPLE = frozenset({"time", "fold"})  # what a multiple counts: "five times", "a 5-fold rise", "doubled"
+POINTS = "percentage point"  # the unit of a percent that is a difference of two shares ("up 18 percentage points")
 
 
 def multiple_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:

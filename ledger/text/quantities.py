@@ -31,6 +31,7 @@ from ledger.text.numbers import (
     DURATIONS,
     MULTIPLE,
     PER_WORDS,
+    POINTS,
     TOKEN_RE,
     VERSION_RE,
     Token,
@@ -45,6 +46,7 @@ from ledger.text.numbers import (
     number_at,
     unit_word,
     vague_share_at,
+    year_span_end,
 )
 from ledger.text.terms import STOPWORDS, is_negated, negation_cues, stem
 
@@ -96,7 +98,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         if parsed is not None:
             kind, parts = parsed
             found.append(Quantity(kind, float(parts[3] or 0), parts=parts, text=m.group(0), start=m.start(),  # type: ignore[arg-type]
-                                  end=m.end()))
+                                  end=m.end(), upper=year_span_end(m)))
             masked[m.start():m.end()] = " " * (m.end() - m.start())  # dates are done; keep their digits from counts
     for m in VERSION_RE.finditer(text):
         masked[m.start():m.end()] = " " * (m.end() - m.start())
@@ -129,7 +131,46 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     baseline = _baseline_pattern()
     found = [replace(q, baseline=True) if q.kind == "date" and baseline.search(text, max(0, q.start - 40), q.start)
              else q for q in found]
+    found = [replace(q, difference=_difference(text, q)) if q.kind not in ("date", "weekday", "time") else q
+             for q in found]
     return tuple(read_ages(text, describe_figures(text, shared_units(text, sorted(found, key=lambda q: q.start)))))
+
+
+@cache
+def _difference_patterns() -> tuple[dict[str, str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """(each comparative's group, a comparative in or right after a figure, a change word right after it, a change
+    word right before it, with or without "by" or "of"), from the lexicon's `comparatives`, `change_words` and
+    `change_particles`."""
+    lex = lexicon()
+
+    def alternation(items: Iterable[str]) -> str:
+        return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in items)
+
+    groups = {word.lower(): group[0] for group in lex.groups("figures", "comparatives") for word in group}
+    change, particle = (alternation(lex.words("figures", n)) for n in ("change_words", "change_particles"))
+    before = rf"(?:\b(?:{change})|(?:,|\b(?:is|are|was|were|been))\s+(?:{particle}))"
+    return (groups,
+            re.compile(rf"(?<!\bor\s)(?<!\band\s)\b(?:{alternation(groups)})\b", re.IGNORECASE),
+            re.compile(rf"\s*(?:{change})\b", re.IGNORECASE),
+            re.compile(rf"{before}\s+(?:(?:by|of)\s+)?(?:just\s+|only\s+|about\s+|around\s+|almost\s+)?$",
+                       re.IGNORECASE))
+
+
+def _difference(text: str, q: Quantity) -> str:
+    """What a figure that is a difference between two others measures (`Quantity.difference`), else "": "more" for
+    "£130 a month more than", "15 fewer deaths", "a 12% increase", "rose by 12%", "up 3%", "an increase of £5";
+    "earlier" for "24 minutes earlier". Not "10 or more days" (a bound) nor "up from 71%" (the figure compared
+    with)."""
+    groups, comparative, change_after, change_before = _difference_patterns()
+    first = q.text.split(maxsplit=1)
+    found = comparative.search(first[1]) if len(first) > 1 else None
+    if found is None and text[q.end:q.end + 1] == " ":
+        found = comparative.match(text, q.end + 1, min(len(text), q.end + 12))
+    if found is not None:
+        return groups[found.group(0).lower()]
+    if change_after.match(text, q.end) or change_before.search(text, max(0, q.start - 40), q.start):
+        return next(iter(groups.values()))
+    return ""
 
 
 def _baseline_pattern() -> re.Pattern[str]:
@@ -193,8 +234,10 @@ def _classify(
         scale = after.upper() if after in ("c", "f", "k") else ""
         last = j + 1 if scale else j
         return _make("number", value, text, start, tokens[last][2], context=frozenset({f"°{scale}"})), last + 1
-    if (nxt, after) == ("per", "cent") or (nxt == "percentage" and after.startswith("point")):
+    if (nxt, after) == ("per", "cent"):
         return _make("percent", value, text, start, tokens[j + 1][2]), j + 2
+    if nxt == "percentage" and after.startswith("point"):  # a difference of two shares, no share itself
+        return _make("percent", value, text, start, tokens[j + 1][2], unit=POINTS), j + 2
     if nxt == "or" and after in ("more", "less", "fewer", "longer", "shorter"):
         j, nxt = j + 2, (tokens[j + 2][0].lower() if j + 2 < len(tokens) else "")  # "10 or more days"
     k, business = (j + 1 if nxt == "-" else j), False
@@ -293,7 +336,9 @@ def _comparable(a: Quantity, b: Quantity) -> bool:
         # "2 days per month"), unless the two are close ("a week" against "4 business days").
         x, y = _days(a), _days(b)
         return max(x, y) <= 5 * max(min(x, y), 1e-9)
-    return True  # percent, time, date and weekday always compare
+    if a.kind == "percent":  # "up 18 percentage points" is no rival of "64%", nor the same figure
+        return (a.unit == POINTS) == (b.unit == POINTS)
+    return True  # time, date and weekday always compare
 
 
 def _equal(a: Quantity, b: Quantity) -> bool:
@@ -365,25 +410,28 @@ def _date_status(claim: Quantity, evidence: Quantity) -> Status:
     """matched when no part differs and the evidence is at least as specific; conflict when a part differs."""
     if claim.kind == "weekday":
         return "matched" if claim.parts == evidence.parts else "conflict"
-    ours, theirs = _decade(claim), _decade(evidence)
-    if ours or theirs:  # "the 1970s": a claim about it holds for any of its years
+    ours, theirs = _year_span(claim), _year_span(evidence)
+    if ours or theirs:  # "the 1970s", "2023/24": a claim about it holds for any of its years
         first, last = ours or (claim.parts[0], claim.parts[0])
-        year = evidence.parts[0]
-        if year is None or first is None or last is None:
+        if first is None or last is None:
             return "absent"
-        if not (year <= first and last <= year + 9 if theirs else first <= year <= last):
+        start, end = theirs or (evidence.parts[0], evidence.parts[0])
+        if start is None or end is None:
+            return "absent"
+        if not (start <= first and last <= end if theirs else first <= start <= last):
             return "conflict"
-        return "absent" if theirs and not ours else "matched"  # a year inside a decade the evidence gives: not said
+        # A year inside a decade the evidence gives is not said; one of the two years of "2023/24" is.
+        return "absent" if theirs and not ours and end - start > 1 else "matched"
     pairs = list(zip(claim.parts, evidence.parts, strict=True))
     if any(c is not None and e is not None and c != e for c, e in pairs):
         return "conflict"
     return "absent" if any(c is not None and e is None for c, e in pairs) else "matched"
 
 
-def _decade(q: Quantity) -> tuple[int, int] | None:
-    """(first, last year) of a decade written as one ("the 1970s"), else None."""
+def _year_span(q: Quantity) -> tuple[int, int] | None:
+    """(first, last year) of a date that spans years written as one ("the 1970s", "2023/24"), else None."""
     year = q.parts[0]
-    return (year, year + 9) if q.kind == "date" and q.upper is not None and not q.ranged and year else None
+    return (year, int(q.upper)) if q.kind == "date" and q.upper is not None and not q.ranged and year else None
 
 
 def _anchored(q: Quantity, e: Quantity, anchor: int) -> bool:
@@ -431,8 +479,12 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             # stated nor ruled out; a limit the evidence gives in figures ("at least $5 million") is the claim's rival
             vague = [e for e in peers if e not in equal and _inside_limit(q, e)]
         others = [e for e in peers if e not in equal and e not in vague and _anchored(q, e, anchor(e))
+                  and e.difference == q.difference  # "£130 more" is no rival of "£1,673", nor "rose by 5%" of "12%"
                   and not (q.kind == "weekday" and q.ranged and not e.ranged)]  # "Monday to Friday", "Saturdays"
-        rival = other_end or max(others, key=anchor, default=None)
+        # a figure the claim gives for something else is no rival ("from 19% to 9%" against "from 19% to 11%": the
+        # evidence's 19% is the claim's 19%, its 11% the rival of 9%)
+        rivals = [e for e in others if q.kind in ("date", "weekday") or not _said_by_another(e, q, claims)]
+        rival = other_end or max(rivals, key=anchor, default=None)
         if (rival is None and not equal and not vague and q.kind == "date" and len(peers) == 1 and dates == 1
                 and not peers[0].baseline):
             # The only date on each side ("close for eleven weeks starting on 3 May" against "from 3 March"): the

@@ -145,6 +145,8 @@ def _key_tokens(text: str) -> tuple[tuple[str, str], ...]:
             continue
         if lower in rules.stopwords and not surface.isupper():  # "IT" the acronym is a term, "it" the pronoun not
             continue
+        if " " in lower and all(w in rules.stopwords for w in lower.split()):  # "up from" names a change, no topic
+            continue
         if lower.endswith("ly") and len(lower) >= 7 and "_" not in word:
             word = term_stem(lower)  # "voluntarily" is about being voluntary, "monthly" about a month
         tokens.append((word, surface))

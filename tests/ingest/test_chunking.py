@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ingest.chunking import chunk_document, locate, section_above
+from ingest.chunking import chunk_document, is_heading, locate, section_above
 from ingest.embedding import Embedder
 from ingest.hashing import chunk_hash
 from ingest.types import LoadedDocument
@@ -59,3 +59,10 @@ def test_the_section_is_the_nearest_heading_or_lead_in_line_never_a_bullet() -> 
     assert section_above(text, text.index("The roof"), "The roof leaks.") == "4. Library roof"
     assert section_above(text, text.index("Work"), "Work starts in May.") == "Items deferred:"
     assert section_above(text, text.index("4. Library"), "4. Library roof\n\nThe roof leaks.") == ""
+
+
+def test_a_list_item_ending_in_a_semicolon_or_comma_is_no_heading() -> None:
+    assert is_heading("4.1 From the start date, the Tenants are responsible for paying:")
+    assert is_heading("Roof repairs")
+    assert not is_heading("electricity and gas;")
+    assert not is_heading("the TV licence,")

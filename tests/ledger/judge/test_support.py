@@ -154,6 +154,32 @@ def test_a_year_that_frames_the_claim_or_names_the_document() -> None:
     assert [m.status for m in titled.quantities.matches] == ["matched", "matched"]
 
 
+@pytest.mark.parametrize(
+    ("claim", "quote", "support"),
+    [
+        # a limit turned the other way round and a negation cancel out
+        ("Samples may be measured only once the correlation coefficient is at least 0.995.",
+         "If the correlation coefficient is below 0.995, no samples may be measured.", "full"),
+        ("Staff with at least two years of service may apply.",
+         "Staff with less than two years of service may not apply.", "full"),
+        # one turn alone is still a contradiction
+        ("Samples may be measured once the correlation coefficient is below 0.995.",
+         "If the correlation coefficient is below 0.995, no samples may be measured.", "contradicted"),
+        ("Staff with at least two years of service may not apply.",
+         "Staff with less than two years of service may not apply.", "contradicted"),
+    ],
+)
+def test_a_limit_and_a_negation_both_turned_round_state_the_same_rule(claim: str, quote: str, support: str) -> None:
+    assert decide_support(features(claim, quote, 0.75))[0] == support
+
+
+def test_a_limit_of_the_claim_is_no_figure_of_the_document_s_title() -> None:
+    # "less than 88" is not met by a "12" in the title, "at least 0.995" not by a "1"
+    f = features("There were less than 88 cases by 25 March.", "As of 25 March, there are confirmed cases.", 0.8,
+                 context="Pandemic report for the 12 districts")
+    assert [m.status for m in f.quantities.matches] == ["absent", "matched"]
+
+
 def test_a_figure_the_rest_of_the_passage_states() -> None:
     quote = "No transits were seen, so the radii of the moons remain unknown."
     passage = "The probe found two moons orbiting the asteroid. " + quote
@@ -253,6 +279,15 @@ def test_a_sentence_is_read_with_the_heading_of_its_section_when_the_heading_is_
     assert alone.support == "none"
     assert headed.support == "full", headed.reason
     assert headed.quote.startswith("Library roof replacement … Work is expected")
+
+
+def test_a_list_item_is_quoted_with_its_lead_in_line_not_the_item_above_it() -> None:
+    text = ("4.1 From the start date, the Tenants are responsible for paying:\n\n- electricity and gas;\n"
+            "- the TV licence;\n- council tax (the Property is in Band C).")
+    joined = [c.text for c in LocalSupportChecker(HashEmbedder()).candidates(text) if " … " in c.text]
+    assert "4.1 From the start date, the Tenants are responsible for paying: … council tax (the Property is in " \
+           "Band C)." in joined
+    assert not any(c.startswith("the TV licence;") for c in joined)
 
 
 def test_empty_chunk_is_no_support() -> None:

@@ -10,7 +10,7 @@ from ledger.core.types import EvidenceMatch
 from ledger.judge.verdicts import age_description, confidence, is_outdated, resolve, verdict_for
 
 
-def m(support: str, doc: str = "A", when: date | None = None, sim: float = 0.8) -> EvidenceMatch:
+def m(support: str, doc: str = "A", when: date | None = None, sim: float = 0.8, reason: str = "") -> EvidenceMatch:
     return EvidenceMatch(
         chunk_hash=f"{doc}{support}"[:12],
         document=doc,
@@ -20,7 +20,11 @@ def m(support: str, doc: str = "A", when: date | None = None, sim: float = 0.8) 
         support=support,
         quote="q",
         match_type="semantic",
+        reason=reason,
     )  # type: ignore[arg-type]
+
+
+ALL_FIGURES = "the quote states the claim (similarity 0.67); both figures agree (every 20 minutes, every 30 minutes)"
 
 
 @pytest.mark.parametrize(
@@ -76,6 +80,12 @@ OLD, NEW = date(2024, 1, 15), date(2026, 3, 1)
         # a contradiction far less similar than the support is about something else
         ([m("full", "A", sim=0.9), m("contradicted", "A", sim=0.6)], "full", None, False),
         ([m("full", "new", NEW, sim=0.9), m("contradicted", "old", OLD, sim=0.85)], "full", "old", False),
+        # a passage giving every figure of the claim outweighs a less similar one of the same document giving
+        # another figure (about something else: "every two hours" on another line of a timetable)
+        ([m("full", "A", sim=0.67, reason=ALL_FIGURES), m("contradicted", "A", sim=0.64)], "full", None, False),
+        ([m("full", "A", sim=0.67, reason=ALL_FIGURES), m("contradicted", "A", sim=0.7)], "contradicted", None,
+         False),
+        ([m("full", "A", sim=0.67), m("contradicted", "A", sim=0.64)], "contradicted", None, False),
     ],
 )
 def test_resolve_conflicts_newer_source_prevails(

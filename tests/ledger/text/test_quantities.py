@@ -407,3 +407,85 @@ def test_a_day_outside_the_claim_s_range_of_days_is_another_case_not_a_rival() -
     quote = "On Sundays the first train leaves at 07:30."
     assert statuses("From Monday to Saturday the first train leaves earlier.", quote) == ["absent", "absent"]
     assert statuses("On Mondays the first train leaves at 07:30.", quote) == ["conflict", "matched"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "expected"),
+    [
+        ("in 2023/24", "in the 2023-24 school year", ["matched"]),
+        ("in 2024", "in 2023/24", ["matched"]),  # one of the two years of a school year
+        ("in 2022/23", "in 2023/24", ["conflict"]),
+        ("in the 2019/20 season", "in the 1970s", ["conflict"]),
+    ],
+)
+def test_a_school_or_financial_year_is_one_date_of_two_years(claim: str, evidence: str, expected: list[str]) -> None:
+    # "2021/22" is no year 2021 beside a figure 22 (read before as "22%" when a share followed)
+    assert [(q.kind, q.text) for q in extract_quantities("fell from 19% in 2021/22 to 11% in 2023/24")] == [
+        ("percent", "19%"), ("date", "2021/22"), ("percent", "11%"), ("date", "2023/24")]
+    assert statuses(claim, evidence) == expected
+    assert [q.kind for q in extract_quantities("(6 March 1938 - 28 January 2004)")] == ["date", "date"]
+
+
+def test_the_rival_of_a_figure_is_not_the_claim_s_other_figure() -> None:
+    # the evidence's 19% is the claim's 19%; its 11% is the rival of the claim's 9%
+    quote = "The share of pupils who are persistently absent fell from 19% in 2021/22 to 11% in 2023/24."
+    assert statuses("Persistent absence fell from 19% in 2021/22 to 9% in 2023/24.", quote) == [
+        "matched", "matched", "conflict", "matched"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Samples are checked every two hours.", "Samples are checked twelve times a day."),
+        ("Take one tablet every 6 hours.", "Take one tablet four times a day."),
+        ("a bus every 30 minutes", "a bus twice an hour"),
+    ],
+)
+def test_a_frequency_in_hours_or_minutes_is_a_rate(claim: str, evidence: str) -> None:
+    assert statuses(claim, evidence)[-1] == "matched"
+    assert extract_quantities(claim)[-1].kind == "frequency"
+
+
+def test_a_frequency_in_hours_is_no_duration_and_a_changed_one_conflicts() -> None:
+    assert statuses("Trains run every two hours in the evening.", "In the evening trains run every hour.") == [
+        "conflict"]
+    assert statuses("The check takes two hours.", "The check runs every two hours.") == ["absent"]
+
+
+def test_percentage_points_are_a_difference_of_two_shares() -> None:
+    claim = "The pass rate in mathematics went up by 18 percentage points between 2022 and 2024."
+    rose = "The pass rate in mathematics rose from 61% in 2022 to 79% in 2024."
+    matches = compare_quantities(extract_quantities(claim), extract_quantities(rose)).matches
+    assert matches[0].status == "matched" and "79% − 61%" in matches[0].derivation
+    # a share is no rival of a difference of shares
+    assert statuses(claim, "In 2024, 64% of pupils passed in mathematics.")[0] == "absent"
+
+
+@pytest.mark.parametrize(
+    ("text", "difference"),
+    [
+        ("The tenants now pay £130 a month more in rent than before.", "more"),
+        ("There were 15 fewer road deaths.", "more"),
+        ("Revenue rose by 12% in the year.", "more"),
+        ("ARR reached $158.0 million, up 16.8% year over year.", "more"),
+        ("a 12% increase in sales", "more"),
+        ("The first train will leave 24 minutes earlier than now.", "earlier"),
+        ("The journey will take two minutes longer.", "longer"),
+        ("It takes 10 or more days.", ""),  # a bound
+        ("Subscription revenue made up 85.5% of revenue.", ""),  # "made up" changes nothing
+        ("88% passed, up from 71% in 2022.", ""),  # a level, and the level compared with
+    ],
+)
+def test_a_figure_may_be_a_difference_between_two_others(text: str, difference: str) -> None:
+    assert [q.difference for q in extract_quantities(text) if q.kind != "date"][-1] == difference
+
+
+def test_a_difference_is_compared_only_with_differences_of_what_it_measures() -> None:
+    deposit = "The Tenants will pay a tenancy deposit of £1,673 and a rent of £1,450 a month."
+    assert statuses("The tenants pay £130 a month more in rent than before.", deposit) == ["absent"]
+    assert statuses("The tenants pay £130 a month more in rent than before.",
+                    "The rent is £150 a month more than before.") == ["conflict"]
+    # a change of a timetable and the change of a journey's length are different things
+    assert statuses("The first train will leave 24 minutes earlier than now.",
+                    "The first train's journey will be two minutes longer than now.") == ["absent"]
+    assert statuses("Revenue rose by 12% in the year.", "Revenue rose 15% in the year.") == ["conflict"]

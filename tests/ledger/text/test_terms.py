@@ -26,6 +26,9 @@ from ledger.text.terms import crossed_slots, find_swaps, key_terms, negation_cue
         ("The fee rises before the match.", "The fee rises after the match.", (("before", "after"),)),
         ("Training is mandatory.", "Training is optional.", (("mandatory", "optional"),)),
         ("Pre-tax profit rose 14%.", "Pre-tax profit fell 14%.", (("rose", "fell"),)),  # irregular forms
+        ("The pass rate rose between 2023 and 2024.", "In 2024 the pass rate was 64%, down from 68% in 2023.",
+         (("rose", "down from"),)),  # a change named by the figure it moved from
+        ("The pass rate fell between 2023 and 2024.", "In 2024 the pass rate was 64%, down from 68% in 2023.", ()),
         ("The drug makes it work less strongly.", "The drug makes it work more strongly.", (("less", "more"),)),
         ("Sales grew in the larger stores.", "Sales grew in the larger stores and the smaller ones.", ()),  # both named
         ("Reviews happen yearly.", "Reviews happen once a year.", ()),  # one canonical term
@@ -53,6 +56,8 @@ def test_phrases_are_one_term_and_figure_words_none() -> None:
     assert key_terms("within 48 hours or two days") == ()
     assert key_terms("The C4 Mini shows error E2.") == ("c4", "mini", "show", "error", "e2")  # codes are terms
     assert key_terms("PM2.5 levels") == ("level",)  # a decimal after the letters: a figure, as before
+    # a phrase of function words names a change, not what a figure after it is about
+    assert key_terms("88% of pupils passed, up from 71% in 2022") == ("pupil", "pass")
 
 
 @pytest.mark.parametrize(
