@@ -25,7 +25,8 @@ NLI_LABELS = ("contradiction", "entailment", "neutral")
 MODEL_ENTAILED = "the model finds it entailed"  # how a reason starts when the model alone found the support
 LACKS = "the quote does not give"  # how support dropped for words the claim adds at its end is explained (rule "added")
 UNSTATED_ENTAILMENT = 0.2  # support the model reads as neutral is dropped only when it finds it this unlikely entailed
-_LOCAL_DECISIVE = ("quantity", "date", "negation", "swap")  # local contradictions the model may not overrule
+# local contradictions the model may not overrule
+_LOCAL_DECISIVE = ("quantity", "date", "negation", "swap", "condition")
 # Support the model does not read: a quote that states the claim word for word, or whose figures work out to the
 # claim's by arithmetic ("four years after" from 1889 and 1893), which the checker reads as a contradiction (on 12
 # such pairs, made up for the purpose, it gave contradiction ≥ 0.56 to 10 and ≥ 0.8 to 5).

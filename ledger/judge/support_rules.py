@@ -26,6 +26,8 @@ from ledger.text.quantities import (
 from ledger.text.terms import (
     coverage,
     crossed_slots,
+    dropped_condition,
+    exception_restated,
     find_swaps,
     key_terms,
     only_denied,
@@ -71,6 +73,7 @@ class SupportFeatures:
     swaps: tuple[tuple[str, str], ...] = ()  # (claim term, quote term): the same statement about another entity
     verbatim: bool = False  # the quote repeats the claim word for word (ledger.text.alignment.states_verbatim)
     reversed_change: tuple[str, str] | None = None  # (quote's, claim's) "from X to Y" of one change, in opposite ways
+    dropped_condition: tuple[str, str] | None = None  # (claim's "always", quote's "only if"): a condition left out
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,9 @@ def features(
     if claim_negated != quote_negated and (restriction_restated(polar_quote, claim) if claim_negated
                                            else restriction_restated(claim, polar_quote)):
         claim_negated = quote_negated  # "only if" is "not ... unless": one restriction, not opposite statements
+    if claim_negated != quote_negated and (exception_restated(polar_quote, claim) if claim_negated
+                                           else exception_restated(claim, polar_quote)):
+        claim_negated = quote_negated  # "unless it is listed" is "one not listed": one exception
     if claim_negated != quote_negated and (flipped := _flipped_bounds(agreement, extract_quantities(polar_quote))):
         # "measured only once it is at least 0.995" is "not measured if it is below 0.995": the bound turned the
         # other way round and the negation cancel out
@@ -165,6 +171,7 @@ def features(
         swaps=swaps,
         verbatim=states_verbatim(claim, quote),
         reversed_change=reversed_change(claim, quote),
+        dropped_condition=dropped_condition(claim, polar_quote),
     )
 
 
@@ -203,7 +210,19 @@ def _with_context(agreement: Agreement, context: list[Quantity], passage: str = 
 
 
 def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
-    """(support, rule, reason): the rules of `decide_support`."""
+    """(support, rule, reason): the rules of `decide_support`. A claim that says it holds in every case ("always",
+    "however many") against a quote that supports it, or is as close as a paraphrase, but states it only under a
+    condition is contradicted: the claim drops the condition."""
+    support, rule, reason = _decide(f, t)
+    close = support in ("full", "partial") or (support == "none" and f.similarity >= t.full_similarity)
+    if close and rule != "verbatim" and f.dropped_condition is not None:
+        ours, theirs = f.dropped_condition
+        return "contradicted", "condition", f"the claim says '{ours}', but the quote states it only with a " \
+                                            f"condition ('{theirs} ...')"
+    return support, rule, reason
+
+
+def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
     on_topic = f.similarity >= t.on_topic_similarity and f.coverage >= t.on_topic_coverage
     q = f.quantities
     flipped = f.claim_negated != f.quote_negated

@@ -29,8 +29,8 @@ from ledger.core.errors import ConfigError
 from ledger.core.settings import load_settings
 
 FILES = (
-    "abbreviations", "calendar", "claims", "contrasts", "figures", "hedges", "injection", "negation", "numbers",
-    "questions", "stopwords", "synonyms",
+    "abbreviations", "calendar", "claims", "conditions", "contrasts", "figures", "hedges", "injection", "negation",
+    "numbers", "questions", "stopwords", "synonyms",
 )  # fmt: skip
 Words: TypeAlias = tuple[str, ...]
 Groups: TypeAlias = tuple[Words, ...]

@@ -354,6 +354,39 @@ def restriction_restated(plain: str, negated: str) -> bool:
     return re.search(rf"\b(?:{phrase_pattern(words)})\b", negated, re.IGNORECASE) is not None
 
 
+def exception_restated(plain: str, negated: str) -> bool:
+    """Whether `plain` makes with "unless" or "except" the exception that `negated` names with its negation: "capped
+    at £2,000 unless the item is listed by name in your schedule" against "an item not named in the schedule is
+    capped at £2,000" (the lexicon's `restricting` words; the words after the exception are what the negation
+    denies). Not "not given" against "given unless damaged": the negation there denies the statement. Pure."""
+    words = lexicon().words("negation", "restricting")
+    pattern = rf"\b(?:{phrase_pattern(words)})\b"
+    exception = re.search(pattern, plain, re.IGNORECASE)
+    if exception is None or re.search(pattern, negated, re.IGNORECASE):
+        return False
+    condition = set(key_terms(_CLAUSE_END.split(plain[exception.end():])[0]))
+    scopes = negation_scopes(negated)  # one negation, and it is the exception's ("not given ... not damaged" is two)
+    return len(scopes) == 1 and bool(scopes[0][2] & condition)
+
+
+def dropped_condition(claim: str, quote: str) -> tuple[str, str] | None:
+    """(the claim's word for "in every case", the quote's condition) when the claim says that what it states holds
+    without condition and the quote states it only under one it does not repeat: "always gets a full refund" against
+    "... a full refund only if ...", "however many charge cycles" against "2 years or 500 charge cycles, whichever
+    comes first" (the lexicon's `conditions.toml`). Pure."""
+    lex = lexicon()
+    every = rf"\b(?:{phrase_pattern(lex.words('conditions', 'universal'))})\b"
+    universal = re.search(every, claim, re.IGNORECASE)
+    if universal is None or re.search(every, quote, re.IGNORECASE):  # "always ... unless": the quote's own words
+        return None
+    pattern = rf"\b(?:{phrase_pattern(lex.words('conditions', 'restricting'))})\b"
+    said = {" ".join(m.group(0).lower().split()) for m in re.finditer(pattern, claim, re.IGNORECASE)}
+    for condition in re.finditer(pattern, quote, re.IGNORECASE):
+        if " ".join(condition.group(0).lower().split()) not in said:  # a condition of its own is another one
+            return universal.group(0), condition.group(0)
+    return None
+
+
 def negation_scopes(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str]]]:
     """Each negation cue, the key terms it negates (nearest first) and its heads: the word it negates first, or
     every item of a list it negates. The scope is the next few words of the clause, and for predicate adjectives

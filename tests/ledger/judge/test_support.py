@@ -173,6 +173,22 @@ def test_a_limit_and_a_negation_both_turned_round_state_the_same_rule(claim: str
     assert decide_support(features(claim, quote, 0.75))[0] == support
 
 
+def test_a_claim_that_drops_the_quote_s_condition_is_contradicted() -> None:
+    quote = "The batch results may still be reported, with a comment, only if every result is ten times the blank."
+    support, reason = decide_support(features("A batch can always be reported, as long as the results carry a "
+                                              "comment.", quote, 0.85))
+    assert support == "contradicted" and "'always'" in reason and "'only if ...'" in reason
+    assert decide_support(features("A batch can be reported with a comment.", quote, 0.85))[0] != "contradicted"
+
+
+def test_an_item_not_named_is_one_the_quote_excepts_unless_named() -> None:
+    quote = "The most we will pay for any single item is £2,000 unless the item is listed by name in your schedule."
+    f = features("Any single item not named in the schedule is capped at £2,000.", quote, 0.8)
+    assert f.claim_negated == f.quote_negated
+    assert decide_support(features("Refunds are not given.", "Refunds are given unless the item is damaged.",
+                                   0.8))[0] == "contradicted"
+
+
 def test_a_limit_of_the_claim_is_no_figure_of_the_document_s_title() -> None:
     # "less than 88" is not met by a "12" in the title, "at least 0.995" not by a "1"
     f = features("There were less than 88 cases by 25 March.", "As of 25 March, there are confirmed cases.", 0.8,

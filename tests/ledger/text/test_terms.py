@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.text.terms import crossed_slots, find_swaps, key_terms, negation_cues, qualified_role, unstated_tail
+from ledger.text.terms import (
+    crossed_slots,
+    dropped_condition,
+    exception_restated,
+    find_swaps,
+    key_terms,
+    negation_cues,
+    qualified_role,
+    unstated_tail,
+)
 
 
 @pytest.mark.parametrize(
@@ -134,3 +143,42 @@ def test_unstated_tail_is_what_a_claim_adds_at_its_end(claim: str, quote: str, t
 )
 def test_a_deputy_is_another_role(claim: str, quote: str, expected: tuple[str, str] | None) -> None:
     assert qualified_role(claim, quote) == expected
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "expected"),
+    [
+        ("The warranty runs for two years, however many charge cycles the battery has done.",
+         "The battery is covered for 2 years or 500 charge cycles, whichever comes first.",
+         ("however many", "whichever comes first")),
+        ("A batch can always be reported, as long as the results carry a comment.",
+         "The results may be reported, with the comment, only if every result is ten times the blank.",
+         ("always", "only if")),
+        # the claim's own condition is that condition; the quote's own "always" is its statement
+        ("Reports can always be sent late if a manager agrees.", "Reports may be sent late if a manager agrees.",
+         None),
+        ("Visitors can always park here.", "Visitors can always park here, unless an event is on.", None),
+        # no word for "in every case": nothing dropped
+        ("Reports may be sent late.", "Reports may be sent late only if a manager agrees.", None),
+    ],
+)
+def test_a_claim_that_holds_in_every_case_drops_the_quote_s_condition(
+    claim: str, quote: str, expected: tuple[str, str] | None
+) -> None:
+    assert dropped_condition(claim, quote) == expected
+
+
+@pytest.mark.parametrize(
+    ("plain", "negated", "restated"),
+    [
+        ("The most we pay for any item is £2,000 unless the item is listed by name in your schedule.",
+         "Any item not named in the schedule is capped at £2,000.", True),
+        # the negation denies the statement itself, not the exception
+        ("Refunds are given unless the item is damaged.", "Refunds are not given.", False),
+        ("Refunds are given unless the item is damaged.", "Refunds are not given for items that are not damaged.",
+         False),
+        ("Refunds are given for damaged items.", "Refunds are not given for items that are not damaged.", False),
+    ],
+)
+def test_an_exception_made_with_unless_is_the_one_a_negation_names(plain: str, negated: str, restated: bool) -> None:
+    assert exception_restated(plain, negated) is restated
