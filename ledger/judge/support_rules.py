@@ -261,6 +261,7 @@ def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
         or (f.similarity >= t.exact_coverage_similarity and f.coverage >= 1.0)
         or f.similarity >= t.paraphrase_similarity
         or (figures_anchored and f.similarity >= t.figure_similarity and f.coverage >= t.related_coverage)
+        or (len(q.matched) >= 2 and f.similarity >= t.full_similarity)  # several figures agree in a close quote
     ):
         figures = f"; {_how_many(len(q.matched))}{FIGURES_AGREE} ({', '.join(_agreed(m) for m in q.matched)})" \
             if q.matched else ""

@@ -484,9 +484,11 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
         # a figure the claim gives for something else is no rival ("from 19% to 9%" against "from 19% to 11%": the
         # evidence's 19% is the claim's 19%, its 11% the rival of 9%)
         rivals = [e for e in others if q.kind in ("date", "weekday") or not _said_by_another(e, q, claims)]
+        if q.baseline:  # the date of what the claim compares with ("compared with their 2023 agreement") is the
+            rivals = [e for e in rivals if e.baseline]  # rival of the date of what the quote compares with only
         rival = other_end or max(rivals, key=anchor, default=None)
         if (rival is None and not equal and not vague and q.kind == "date" and len(peers) == 1 and dates == 1
-                and not peers[0].baseline):
+                and not peers[0].baseline and not q.baseline):
             # The only date on each side ("close for eleven weeks starting on 3 May" against "from 3 March"): the
             # words around a second figure of a clause may not name its subject, but there is nothing else it is.
             rival = peers[0]

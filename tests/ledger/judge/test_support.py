@@ -189,6 +189,14 @@ def test_an_item_not_named_is_one_the_quote_excepts_unless_named() -> None:
                                    0.8))[0] == "contradicted"
 
 
+def test_several_agreeing_figures_in_a_close_quote_are_full_support_whatever_the_other_words() -> None:
+    quote = "In 2023 there were 3 reportable incidents, compared with 5 in 2022."
+    claim = "The port recorded three reportable incidents in 2023, two fewer than in the previous year."
+    support, reason = decide_support(features(claim, quote, 0.76))
+    assert support == "full" and "all 3 figures agree" in reason and "worked out: 5 − 3" in reason
+    assert decide_support(features(claim, quote, 0.70))[0] == "none"  # not as close as a paraphrase
+
+
 def test_a_limit_of_the_claim_is_no_figure_of_the_document_s_title() -> None:
     # "less than 88" is not met by a "12" in the title, "at least 0.995" not by a "1"
     f = features("There were less than 88 cases by 25 March.", "As of 25 March, there are confirmed cases.", 0.8,

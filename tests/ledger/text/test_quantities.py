@@ -489,3 +489,11 @@ def test_a_difference_is_compared_only_with_differences_of_what_it_measures() ->
     assert statuses("The first train will leave 24 minutes earlier than now.",
                     "The first train's journey will be two minutes longer than now.") == ["absent"]
     assert statuses("Revenue rose by 12% in the year.", "Revenue rose 15% in the year.") == ["conflict"]
+
+
+def test_the_date_of_what_the_claim_compares_with_is_no_rival_of_the_quote_s_own_date() -> None:
+    claim = "Compared with their 2023 agreement, the tenants now give two months' notice."
+    assert statuses(claim, "Date of this agreement: 3 March 2025") == ["absent", "absent"]
+    assert statuses("There were 3 incidents in 2023, compared with 5 in 2022.",
+                    "There were 3 incidents in 2023, compared with 5 in 2021.") == [
+        "matched", "matched", "matched", "conflict"]
