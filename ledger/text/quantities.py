@@ -434,6 +434,16 @@ def _year_span(q: Quantity) -> tuple[int, int] | None:
     return (year, int(q.upper)) if q.kind == "date" and q.upper is not None and not q.ranged and year else None
 
 
+def _shared_unit(q: Quantity, e: Quantity) -> frozenset[str]:
+    """The unit of measure both figures are written in, as an about-word ("km" of "every 3,000 km" and "every 200
+    km"): it says what they are measured in, not that they are about the same thing."""
+    if q.kind not in LOOSE or e.kind not in LOOSE:
+        return frozenset()
+    shared = q.about & e.about
+    words = {w for w in (measure_word(q.text), measure_word(e.text)) if w and stem(w) in shared}
+    return frozenset(stem(w) for w in words if unit_size(w))
+
+
 def _anchored(q: Quantity, e: Quantity, anchor: int) -> bool:
     """Whether two figures are about the same thing: two shared context terms (fewer if there are fewer), a label,
     or the same name ("Level 2"); bare figures with no words around them are taken to be about the same thing."""
@@ -454,7 +464,7 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
     results: list[QuantityMatch] = []
     for q in claims:
         def anchor(e: Quantity, q: Quantity = q) -> int:
-            return len(q.about & e.about)
+            return len(q.about & e.about - _shared_unit(q, e))
 
         peers = [e for e in evidence if _comparable(q, e)]
         limits = [e for e in peers if q.bound and e.bound == q.bound and _anchored(q, e, anchor(e))]

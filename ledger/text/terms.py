@@ -379,7 +379,12 @@ def dropped_condition(claim: str, quote: str) -> tuple[str, str] | None:
     universal = re.search(every, claim, re.IGNORECASE)
     if universal is None or re.search(every, quote, re.IGNORECASE):  # "always ... unless": the quote's own words
         return None
+    # a condition word, or days of the week the claim does not name ("23:05 from Sunday to Thursday, but on Friday
+    # and Saturday nights 23:40" against "at 23:40 every night of the week")
+    days = rf"(?:on\s+|from\s+)?\b(?:{phrase_pattern(lex.words('calendar', 'weekdays'))})s?\b"
     pattern = rf"\b(?:{phrase_pattern(lex.words('conditions', 'restricting'))})\b"
+    if not re.search(days, claim, re.IGNORECASE):  # a claim about days of its own is about those days
+        pattern += f"|{days}"
     said = {" ".join(m.group(0).lower().split()) for m in re.finditer(pattern, claim, re.IGNORECASE)}
     for condition in re.finditer(pattern, quote, re.IGNORECASE):
         if " ".join(condition.group(0).lower().split()) not in said:  # a condition of its own is another one

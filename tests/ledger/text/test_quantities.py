@@ -497,3 +497,11 @@ def test_the_date_of_what_the_claim_compares_with_is_no_rival_of_the_quote_s_own
     assert statuses("There were 3 incidents in 2023, compared with 5 in 2022.",
                     "There were 3 incidents in 2023, compared with 5 in 2021.") == [
         "matched", "matched", "matched", "conflict"]
+
+
+def test_a_shared_unit_of_measure_does_not_make_two_figures_about_the_same_thing() -> None:
+    # replacing a chain and lubricating it are measured in km alike; only "chain" is shared
+    assert statuses("The manual recommends replacing the chain every 3,000 km.",
+                    "Clean and lubricate the chain every 200 km.") == ["absent"]
+    assert statuses("Lubricate the chain every 300 km.", "Clean and lubricate the chain every 200 km.") == [
+        "conflict"]

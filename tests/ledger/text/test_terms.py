@@ -160,6 +160,11 @@ def test_a_deputy_is_another_role(claim: str, quote: str, expected: tuple[str, s
         ("Visitors can always park here.", "Visitors can always park here, unless an event is on.", None),
         # no word for "in every case": nothing dropped
         ("Reports may be sent late.", "Reports may be sent late only if a manager agrees.", None),
+        # days of the week the claim does not name are a condition; a claim about days of its own is about them
+        ("The last bus leaves at 23:40 every night of the week.",
+         "The last bus leaves at 23:05 from Sunday to Thursday, but on Friday and Saturday at 23:40.",
+         ("every night of the week", "from Sunday")),
+        ("The shop is always open on Sundays.", "The shop is open on Sundays and Mondays.", None),
     ],
 )
 def test_a_claim_that_holds_in_every_case_drops_the_quote_s_condition(
