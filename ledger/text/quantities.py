@@ -139,21 +139,21 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
 @cache
 def _difference_patterns() -> tuple[dict[str, str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """(each comparative's group, a comparative in or right after a figure, a change word right after it, a change
-    word right before it, with or without "by" or "of"), from the lexicon's `comparatives`, `change_words` and
-    `change_particles`."""
+    word right before it, with or without "by" or "of"), from the lexicon's `comparatives`, `change_words`,
+    `change_particles` and `change_fillers`."""
     lex = lexicon()
 
     def alternation(items: Iterable[str]) -> str:
         return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in items)
 
     groups = {word.lower(): group[0] for group in lex.groups("figures", "comparatives") for word in group}
-    change, particle = (alternation(lex.words("figures", n)) for n in ("change_words", "change_particles"))
+    change, particle, filler = (alternation(lex.words("figures", n))
+                                for n in ("change_words", "change_particles", "change_fillers"))
     before = rf"(?:\b(?:{change})|(?:,|\b(?:is|are|was|were|been))\s+(?:{particle}))"
     return (groups,
             re.compile(rf"(?<!\bor\s)(?<!\band\s)\b(?:{alternation(groups)})\b", re.IGNORECASE),
             re.compile(rf"\s*(?:{change})\b", re.IGNORECASE),
-            re.compile(rf"{before}\s+(?:(?:by|of)\s+)?(?:just\s+|only\s+|about\s+|around\s+|almost\s+)?$",
-                       re.IGNORECASE))
+            re.compile(rf"{before}\s+(?:(?:by|of)\s+)?(?:(?:{filler})\s+)?$", re.IGNORECASE))
 
 
 def _difference(text: str, q: Quantity) -> str:

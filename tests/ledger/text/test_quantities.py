@@ -467,6 +467,7 @@ def test_percentage_points_are_a_difference_of_two_shares() -> None:
         ("The tenants now pay £130 a month more in rent than before.", "more"),
         ("There were 15 fewer road deaths.", "more"),
         ("Revenue rose by 12% in the year.", "more"),
+        ("Migraine days fell by an average of 3.4 days.", "more"),
         ("ARR reached $158.0 million, up 16.8% year over year.", "more"),
         ("a 12% increase in sales", "more"),
         ("The first train will leave 24 minutes earlier than now.", "earlier"),
