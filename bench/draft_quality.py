@@ -113,6 +113,10 @@ def run_set(name: str, show_misses: bool) -> dict:
                 if deciding is not None:
                     print(f"         quote: {deciding.quote[:160]}")
     stated = [(g, p) for g, p in zip(gold, pred, strict=True) if g == "supported"]
+    # a miss whose evidence never held the deciding quote is the retrieval's, else the judge's reading (an aggregate,
+    # printed for the held-out sets too)
+    unseen = sum(1 for _, sentence, _, claimed in misses
+                 if sentence["label"] != "not_found" and sentence.get("quote") and not seen(sentence["quote"], claimed))
     return {
         "set": name,
         "drafts": len(drafts),
@@ -121,6 +125,7 @@ def run_set(name: str, show_misses: bool) -> dict:
         "balanced_accuracy": round(scored.balanced_accuracy, 4),
         "recall": {label: round(scored.per_label[label]["recall"], 3) for label in LABELS if label in scored.per_label},
         "stated_judged_not_found": sum(p == "not_found" for _, p in stated),
+        "misses_not_retrieved": unseen,
         "confusion": {g: dict(Counter(p for gg, p in zip(gold, pred, strict=True) if gg == g)) for g in LABELS},
         "by_kind": {k: f"{kinds_right[k]}/{n}" for k, n in sorted(kinds.items())},
         "ingest_seconds": round(ingest_seconds, 1),
@@ -141,7 +146,8 @@ def main() -> None:
         r = run_set(name, args.misses and name not in HELD_OUT)
         results.append(r)
         print(f"   {r['right']}/{r['sentences']} right, balanced accuracy {r['balanced_accuracy']}, "
-              f"recall {r['recall']}, stated claims judged not_found {r['stated_judged_not_found']}")
+              f"recall {r['recall']}, stated claims judged not_found {r['stated_judged_not_found']}, misses whose "
+              f"evidence lacked the deciding quote {r['misses_not_retrieved']}")
         print(f"   by kind: {r['by_kind']}")
         print(f"   judged (rows: the label): {r['confusion']}")
         print(f"   ingest {r['ingest_seconds']} s, verify median {r['verify_median_seconds']} s per draft")
