@@ -51,7 +51,13 @@ def summary_line(ledger: EvidenceLedger) -> str:
 
 
 def render_run(console: Console, result: RunResult) -> None:
-    """Print a run: question, answer with numbered sources, ledger, revisions, warnings, risk flags."""
+    """Print a run: question, answer with numbered sources, ledger, revisions, warnings, risk flags. Of a draft
+    written elsewhere (`evidence verify`) that was revised, the verdicts of the draft as given come first: they are
+    what its writer asked about."""
+    if result.mode == "verify" and len(result.revisions) > 1:
+        given = result.revisions[0].ledger
+        console.print(ledger_table(given, title="Your draft, as given"))
+        console.print(f"draft: {summary_line(given)}; the revised answer follows", highlight=False)
     text, order = numbered_answer(result.answer)
     sources = {m.chunk_hash: m for e in result.ledger.entries for m in e.evidence}
     lines = [Text(plain(text))]

@@ -496,7 +496,8 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
         rivals = [e for e in others if q.kind in ("date", "weekday") or not _said_by_another(e, q, claims)]
         if q.baseline:  # the date of what the claim compares with ("compared with their 2023 agreement") is the
             rivals = [e for e in rivals if e.baseline]  # rival of the date of what the quote compares with only
-        rival = other_end or max(rivals, key=anchor, default=None)
+        # of two rivals as close, the one in the claim's figure's role: "to 9%" against "from 19% to 11%" is 11%
+        rival = other_end or max(rivals, key=lambda e: (anchor(e), e.bound == q.bound), default=None)
         if (rival is None and not equal and not vague and q.kind == "date" and len(peers) == 1 and dates == 1
                 and not peers[0].baseline and not q.baseline):
             # The only date on each side ("close for eleven weeks starting on 3 May" against "from 3 March"): the

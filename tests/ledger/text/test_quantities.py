@@ -431,6 +431,10 @@ def test_the_rival_of_a_figure_is_not_the_claim_s_other_figure() -> None:
     quote = "The share of pupils who are persistently absent fell from 19% in 2021/22 to 11% in 2023/24."
     assert statuses("Persistent absence fell from 19% in 2021/22 to 9% in 2023/24.", quote) == [
         "matched", "matched", "conflict", "matched"]
+    # of two rivals as close, the one in the claim's figure's role: "to 9%" is answered by "to 11%", not "from 19%"
+    (fell, _) = compare_quantities(extract_quantities("Persistent absence fell to 9% in 2023/24."),
+                                   extract_quantities(quote)).matches
+    assert fell.status == "conflict" and fell.evidence is not None and fell.evidence.text == "11%"
 
 
 @pytest.mark.parametrize(
