@@ -169,7 +169,7 @@ def _difference(text: str, q: Quantity) -> str:
     if found is not None:
         return groups[found.group(0).lower()]
     if change_after.match(text, q.end) or change_before.search(text, max(0, q.start - 40), q.start):
-        return next(iter(groups.values()))
+        return lexicon().groups("figures", "comparatives")[0][0]  # a change is of amounts: "more"
     return ""
 
 

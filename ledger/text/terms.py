@@ -365,7 +365,7 @@ def exception_restated(plain: str, negated: str) -> bool:
     if exception is None or re.search(pattern, negated, re.IGNORECASE):
         return False
     condition = set(key_terms(_CLAUSE_END.split(plain[exception.end():])[0]))
-    scopes = negation_scopes(negated)  # one negation, and it is the exception's ("not given ... not damaged" is two)
+    scopes = negation_scopes(negated)  # one negation, whose first word is in the exception
     return len(scopes) == 1 and bool(scopes[0][2] & condition)
 
 
