@@ -171,17 +171,24 @@ def and_a_half_at(tokens: Sequence[Token], j: int) -> bool:
 
 
 def fraction_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
-    """A share written in words at token i ("one fifth of", "a third of", "half of", "two in five people") as a
-    percentage, and the index of its last token."""
+    """A share written in words at token i ("one fifth of", "two-thirds of", "a third of", "half of", "two in five
+    people", "four out of five", and after "by" without "of": "raised by a tenth", "cut by half") as a percentage,
+    and the index of its last token."""
     word = tokens[i][0].lower()
     nxt = tokens[i + 1][0].lower() if i + 1 < len(tokens) else ""
     after = tokens[i + 2][0].lower() if i + 2 < len(tokens) else ""
-    if word == "half" and nxt == "of":
-        return 50.0, i + 1
+    before = tokens[i - 1][0].lower() if i > 0 else ""
+    if word == "half" and (nxt == "of" or before == "by" and nxt not in ("a", "an")):  # "half of", "cut by half"
+        return 50.0, i + 1 if nxt == "of" else i
     count = 1 if word in ("a", "an", "one") else UNITS.get(word)
-    if count and nxt in _FRACTIONS and after == "of" and (count == 1) == (not nxt.endswith("s")):
-        return 100.0 * count / _FRACTIONS[nxt], i + 2
+    if count and nxt == "-" and after in _FRACTIONS:  # "two-thirds of"
+        nxt, after, i = after, (tokens[i + 3][0].lower() if i + 3 < len(tokens) else ""), i + 1
+    # "a third of the budget"; "raised by a tenth" (a change needs no "of")
+    if count and nxt in _FRACTIONS and (after == "of" or before == "by") and (count == 1) == (not nxt.endswith("s")):
+        return 100.0 * count / _FRACTIONS[nxt], i + 1 if after != "of" else i + 2
     if nxt == "in" and (share := _one_in_n(tokens, i)) is not None:
+        return share
+    if nxt == "out" and after == "of" and (share := _one_in_n(tokens, i, skip=1)) is not None:  # "four out of five"
         return share
     return None
 
@@ -196,21 +203,22 @@ def vague_share_at(tokens: Sequence[Token], i: int) -> tuple[Bound, int] | None:
     return None
 
 
-def _one_in_n(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
-    """"one in nine (pounds)", "2 in 5 (adults)", "1 in 100 (people)": a share of whole things, as a percentage.
-    Not "3 in 10 days" (a count within a period) nor "1 in 2024"."""
+def _one_in_n(tokens: Sequence[Token], i: int, skip: int = 0) -> tuple[float, int] | None:
+    """"one in nine (pounds)", "2 in 5 (adults)", "1 in 100 (people)", and with `skip` 1 "four out of five": a share
+    of whole things, as a percentage. Not "3 in 10 days" (a count within a period) nor "1 in 2024"."""
     part = number_at(tokens, i)
-    if part is None or part[1] != i + 1 or i + 2 >= len(tokens):
+    w = i + 2 + skip  # where the whole starts
+    if part is None or part[1] != i + 1 or w >= len(tokens):
         return None
-    whole = number_at(tokens, i + 2)
-    if whole is None or whole[1] != i + 3 or not 1 <= part[0] < whole[0] <= 1000:
+    whole = number_at(tokens, w)
+    if whole is None or whole[1] != w + 1 or not 1 <= part[0] < whole[0] <= 1000:
         return None
-    if tokens[i + 2][0].isdecimal() and len(tokens[i + 2][0]) == 4:
+    if tokens[w][0].isdecimal() and len(tokens[w][0]) == 4:
         return None  # a year
-    following = tokens[i + 3][0].lower() if i + 3 < len(tokens) else ""
+    following = tokens[w + 1][0].lower() if w + 1 < len(tokens) else ""
     if unit_word(following) or following in ("%", "percent", "per"):
         return None
-    return 100.0 * part[0] / whole[0], i + 2
+    return 100.0 * part[0] / whole[0], w
 
 
 def number_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
@@ -300,6 +308,9 @@ def frequency_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
 
     # "3 days per week" is a rate; "the same quarter a year before" is not.
     after_duration = i > 1 and bool(unit_word(tokens[i - 1][0])) and number_at(tokens, i - 2) is not None
+    if word == "every" and i + 2 < len(tokens) and tokens[i + 1][0].lower() == "other":  # "every other week"
+        found = period(i + 2, 1.0)
+        return (found[0] / 2, found[1]) if found else None
     if word in ("every", "each") or (word in ("per", "a", "an") and after_duration):  # "3 days per week" is a rate
         number = number_at(tokens, i + 1) if i + 1 < len(tokens) and word in ("every", "each") else None
         if number is not None:

@@ -64,6 +64,11 @@ def statuses(claim: str, evidence: str) -> list[str]:
         ("born in the 1970s", "born April 23, 1978"),
         ("died in 1986", "(10 February 1894 -- 29 December 1986)"),  # the range's end, not its start
         ("in the 2007-2008 season", "in 2007 -- 08"),
+        ("two-thirds of members", "67% of members"),
+        ("four out of five adults", "80% of adults"),
+        ("every other week", "every two weeks"),
+        ("the sum is raised by a tenth", "the sum rises by 10%"),
+        ("costs were cut by half", "costs fell by 50%"),
     ],
 )
 def test_same_figure_written_differently_matches(claim: str, evidence: str) -> None:
