@@ -29,6 +29,7 @@ from ledger.text.terms import (
     dropped_condition,
     exception_restated,
     find_swaps,
+    holds_in_every_case,
     key_terms,
     only_denied,
     polarity,
@@ -171,8 +172,20 @@ def features(
         swaps=swaps,
         verbatim=states_verbatim(claim, quote),
         reversed_change=reversed_change(claim, quote),
-        dropped_condition=dropped_condition(claim, polar_quote),
+        dropped_condition=dropped_condition(claim, polar_quote) or _dropped_limit(claim, polar_quote, agreement),
     )
+
+
+def _dropped_limit(claim: str, quote: str, agreement: Agreement) -> tuple[str, str] | None:
+    """(the claim's "any", the quote's limit) when a claim that holds in every case ("any employee can request")
+    meets a quote that sets a limit in figures the claim does not give ("employees with at least 26 weeks of
+    service")."""
+    universal = holds_in_every_case(claim, quote)
+    if universal is None:
+        return None
+    given = {m.evidence for m in agreement.matches if m.evidence is not None}
+    limit = next((e for e in extract_quantities(quote) if e.bound and e not in given), None)
+    return (universal, quote[max(0, limit.start - 12):limit.end].split(" ", 1)[-1]) if limit else None
 
 
 def _flipped_bounds(agreement: Agreement, quote: list[Quantity]) -> dict[Quantity, Quantity]:

@@ -375,9 +375,8 @@ def dropped_condition(claim: str, quote: str) -> tuple[str, str] | None:
     "... a full refund only if ...", "however many charge cycles" against "2 years or 500 charge cycles, whichever
     comes first" (the lexicon's `conditions.toml`). Pure."""
     lex = lexicon()
-    every = rf"\b(?:{phrase_pattern(lex.words('conditions', 'universal'))})\b"
-    universal = re.search(every, claim, re.IGNORECASE)
-    if universal is None or re.search(every, quote, re.IGNORECASE):  # "always ... unless": the quote's own words
+    universal = holds_in_every_case(claim, quote)
+    if universal is None:
         return None
     # a condition word, or days of the week the claim does not name ("23:05 from Sunday to Thursday, but on Friday
     # and Saturday nights 23:40" against "at 23:40 every night of the week")
@@ -388,8 +387,19 @@ def dropped_condition(claim: str, quote: str) -> tuple[str, str] | None:
     said = {" ".join(m.group(0).lower().split()) for m in re.finditer(pattern, claim, re.IGNORECASE)}
     for condition in re.finditer(pattern, quote, re.IGNORECASE):
         if " ".join(condition.group(0).lower().split()) not in said:  # a condition of its own is another one
-            return universal.group(0), condition.group(0)
+            return universal, condition.group(0)
     return None
+
+
+def holds_in_every_case(claim: str, quote: str) -> str | None:
+    """The claim's word for "in every case" ("always", "however many", "any"; the lexicon's `conditions.toml`
+    `universal`) when the quote does not use it too ("always ... unless": the quote's own statement), else None.
+    Pure."""
+    every = rf"\b(?:{phrase_pattern(lexicon().words('conditions', 'universal'))})\b"
+    universal = re.search(every, claim, re.IGNORECASE)
+    if universal is None or re.search(rf"\b{phrase_pattern([universal.group(0).lower()])}\b", quote, re.IGNORECASE):
+        return None
+    return universal.group(0)
 
 
 def negation_scopes(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str]]]:

@@ -197,6 +197,15 @@ def test_several_agreeing_figures_in_a_close_quote_are_full_support_whatever_the
     assert decide_support(features(claim, quote, 0.70))[0] == "none"  # not as close as a paraphrase
 
 
+def test_a_claim_for_anyone_against_a_quote_with_a_limit_in_figures_drops_the_limit() -> None:
+    quote = "Employees with at least 26 weeks of service can request flexible working."
+    support, reason = decide_support(features("Any employee can request flexible working.", quote, 0.74))
+    assert support == "contradicted" and "at least 26 weeks" in reason
+    # the claim that gives the limit itself drops nothing
+    assert decide_support(features("Any employee with at least 26 weeks of service can request flexible working.",
+                                   quote, 0.9))[0] == "full"
+
+
 def test_a_limit_of_the_claim_is_no_figure_of_the_document_s_title() -> None:
     # "less than 88" is not met by a "12" in the title, "at least 0.995" not by a "1"
     f = features("There were less than 88 cases by 25 March.", "As of 25 March, there are confirmed cases.", 0.8,

@@ -35,6 +35,7 @@ from ledger.text.terms import (
         ("The fee rises before the match.", "The fee rises after the match.", (("before", "after"),)),
         ("Training is mandatory.", "Training is optional.", (("mandatory", "optional"),)),
         ("Pre-tax profit rose 14%.", "Pre-tax profit fell 14%.", (("rose", "fell"),)),  # irregular forms
+        ("The price will go up in May.", "The price will be reduced in May.", (("go up", "reduced"),)),
         ("The pass rate rose between 2023 and 2024.", "In 2024 the pass rate was 64%, down from 68% in 2023.",
          (("rose", "down from"),)),  # a change named by the figure it moved from
         ("The pass rate fell between 2023 and 2024.", "In 2024 the pass rate was 64%, down from 68% in 2023.", ()),
@@ -165,6 +166,11 @@ def test_a_deputy_is_another_role(claim: str, quote: str, expected: tuple[str, s
          "The last bus leaves at 23:05 from Sunday to Thursday, but on Friday and Saturday at 23:40.",
          ("every night of the week", "from Sunday")),
         ("The shop is always open on Sundays.", "The shop is open on Sundays and Mondays.", None),
+        ("Students can resubmit any failed assignment.",
+         "Students may resubmit a failed assignment once, provided they ask within five days.", ("any", "provided")),
+        # the quote's "any" inside its own restriction is not the claim's "at any point"
+        ("The landlord may review the rent at any point.", "The landlord may review the rent once in any year, "
+         "but not before April.", ("at any point", "once in any")),
     ],
 )
 def test_a_claim_that_holds_in_every_case_drops_the_quote_s_condition(
