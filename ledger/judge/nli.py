@@ -88,7 +88,8 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     local = replace(local, entailment=entail)  # what the model read goes with every outcome
     if (local.support == "contradicted" and local.rule in _LOCAL_DECISIVE) or local.rule in _UNREAD:
         return local
-    if local.support in ("full", "partial") and contra >= t.contradiction:
+    if local.support in ("full", "partial") and contra >= t.contradiction and not local.negated:
+        # (not where both sides deny it: the model reads "banned" against "not permitted" as a contradiction)
         return replace(local, support="contradicted", rule="nli", reason=f"the model reads a contradiction ({said})")
     neutral = probs.get("neutral", 0.0)
     if (local.support in ("full", "partial") and not (local.rule == "full_figures" and figures_reworded)

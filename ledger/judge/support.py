@@ -222,7 +222,8 @@ class LocalSupportChecker:
             learned = self.contrasts.contrasts(claim, polarity_text) if self.contrasts is not None else ()
             f = features(claim, cand.text, sims[i], polarity_text, context, learned, self._nested, passage)
             support, rule, reason = decide_rules(f, self.thresholds)
-            check = SupportCheck(support, cand.text, float(sims[i]), reason, rule, cand.start, cand.end)
+            check = SupportCheck(support, cand.text, float(sims[i]), reason, rule, cand.start, cand.end,
+                                 negated=f.claim_negated and f.quote_negated)
             checks.append((scores[i], f.coverage, check))
         return choose_check(checks)
 

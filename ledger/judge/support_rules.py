@@ -58,6 +58,7 @@ class SupportCheck:
     quote_start: int = 0  # the quote's span in the chunk text (a heading or table header quoted with a sentence
     quote_end: int = 0  # under it, joined by " … ", spans from the one to the other)
     entailment: float | None = None  # the NLI model's probability that the quote entails the claim; None: not read
+    negated: bool = False  # both claim and quote deny what they state ("banned" and "not permitted")
 
 
 @dataclass(frozen=True)

@@ -107,8 +107,10 @@ def stem(word: str) -> str:
 
 
 def term_stem(word: str) -> str:
-    """The stem a key term is compared by: Porter keeps "voluntarily" apart from "voluntary", so -ly goes first."""
+    """The stem a key term is compared by: its canonical form's ("failed" is "failure", as in `key_terms`), and -ly
+    goes first (Porter keeps "voluntarily" apart from "voluntary")."""
     lower = word.lower()
+    lower = _rules().canonical.get(lower, lower)
     return stem(lower[:-2]) if lower.endswith("ly") and len(lower) >= 7 and "_" not in lower else stem(lower)
 
 

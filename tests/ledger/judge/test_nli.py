@@ -8,7 +8,7 @@ which label the model "says" and can check that labels are found by name, whatev
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -149,6 +149,8 @@ def test_a_quote_without_the_claims_amount_is_not_read_by_the_model() -> None:
         (local("full"), {"entailment": 0.05, "contradiction": 0.45, "neutral": 0.5}, "full"),  # not sure enough
         (local("full", "full_figures"), {"entailment": 0.05, "contradiction": 0.0, "neutral": 0.95}, "full"),
         (local("full", "verbatim"), {"entailment": 0.0, "contradiction": 0.0, "neutral": 1.0}, "full"),
+        # both sides deny it ("banned" against "not permitted"): the model's reading of a contradiction is no reason
+        (replace(local("full"), negated=True), {"entailment": 0.02, "contradiction": 0.89}, "full"),
     ],
 )
 def test_combine(before: SupportCheck, probs: dict[str, float], after: str) -> None:
