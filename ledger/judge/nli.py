@@ -18,6 +18,7 @@ import numpy as np
 from ledger.core.errors import ModelError
 from ledger.core.types import Chunk
 from ledger.judge.support import SAYS_MORE, SupportCheck, SupportChecker
+from ledger.judge.support_rules import figures_stated_otherwise
 from ledger.text.quantities import compare_quantities, extract_quantities
 from ledger.text.terms import unstated_tail
 
@@ -63,7 +64,8 @@ def label_indices(id2label: Mapping[Any, str]) -> dict[str, int]:
 
 
 def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThresholds | None = None,
-            figures_reworded: bool = True, added: tuple[str, ...] = ()) -> SupportCheck:
+            figures_reworded: bool = True, added: tuple[str, ...] = (), stated_otherwise: bool = False,
+            ) -> SupportCheck:
     """The support after the model's say on the local check's quote. Pure.
 
     - a local contradiction from figures, dates, negation or a swapped name stands, and so does a quote that states
@@ -88,8 +90,10 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     local = replace(local, entailment=entail)  # what the model read goes with every outcome
     if (local.support == "contradicted" and local.rule in _LOCAL_DECISIVE) or local.rule in _UNREAD:
         return local
-    if local.support in ("full", "partial") and contra >= t.contradiction and not local.negated:
-        # (not where both sides deny it: the model reads "banned" against "not permitted" as a contradiction)
+    if (local.support in ("full", "partial") and contra >= t.contradiction and not local.negated
+            and not (local.rule == "full_figures" and stated_otherwise)):
+        # (not where both sides deny it, "banned" against "not permitted", nor where the quote gives a figure the
+        # rules matched as another number or unit, "20%" for "a fifth": the model reads either as a contradiction)
         return replace(local, support="contradicted", rule="nli", reason=f"the model reads a contradiction ({said})")
     neutral = probs.get("neutral", 0.0)
     if (local.support in ("full", "partial") and not (local.rule == "full_figures" and figures_reworded)
@@ -220,7 +224,9 @@ class CrossEncoderSupportChecker:
         for i, p in zip(todo, probs, strict=True):
             claim = pairs[i][0]  # (figures are read again only where they count)
             reworded = local[i].rule == "full_figures" and figures_reworded(claim, local[i].quote)
-            out[i] = combine(local[i], p, self.thresholds, reworded, unstated_tail(claim, local[i].quote))
+            otherwise = reworded and figures_stated_otherwise(claim, local[i].quote)
+            out[i] = combine(local[i], p, self.thresholds, reworded, unstated_tail(claim, local[i].quote),
+                             otherwise)
         # (not support dropped for the words a claim adds at its end, "added": the quote alone lacks them just the same)
         dropped = [i for i in todo if out[i].rule == "unstated" and premises[i] != local[i].quote]
         alone = self.probabilities([(local[i].quote, pairs[i][0]) for i in dropped]) if dropped else []

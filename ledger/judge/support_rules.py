@@ -275,7 +275,8 @@ def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
         or (f.similarity >= t.exact_coverage_similarity and f.coverage >= 1.0)
         or f.similarity >= t.paraphrase_similarity
         or (figures_anchored and f.similarity >= t.figure_similarity and f.coverage >= t.related_coverage)
-        or (len(q.matched) >= 2 and f.similarity >= t.full_similarity)  # several figures agree in a close quote
+        # several figures agree, or one written otherwise ("18 months" for "a year and a half"), in a close quote
+        or ((len(q.matched) >= 2 or any(_reworded(m) for m in q.matched)) and f.similarity >= t.full_similarity)
     ):
         figures = f"; {_how_many(len(q.matched))}{FIGURES_AGREE} ({', '.join(_agreed(m) for m in q.matched)})" \
             if q.matched else ""
@@ -306,6 +307,22 @@ def _how_many(n: int) -> str:
 def several_agree(reason: str) -> bool:
     """Whether a reason says that two or more of the claim's figures agree with the quote's."""
     return SEVERAL_AGREE.search(reason) is not None
+
+
+def _reworded(m: QuantityMatch) -> bool:
+    """Whether the quote gives a matched claim figure as another number or unit ("18 months" for "a year and a half",
+    "20%" for "a fifth"): not a date, not a limit the quote's figure meets, not a range it falls in, not the same
+    number with or without the thing counted ("five" for "five recommendations")."""
+    e = m.evidence
+    if e is None or m.derivation or m.claim.kind in ("date", "weekday") or m.claim.bound or e.ranged or e.upper:
+        return False
+    ours, theirs = _written(m.claim.text), _written(e.text)
+    return not (ours.startswith(theirs) or theirs.startswith(ours))
+
+
+def figures_stated_otherwise(claim: str, quote: str) -> bool:
+    """Whether the quote gives a figure of the claim as another number or unit (`_reworded`). Pure."""
+    return any(_reworded(m) for m in compare_quantities(extract_quantities(claim), extract_quantities(quote)).matched)
 
 
 def _agreed(m: QuantityMatch) -> str:

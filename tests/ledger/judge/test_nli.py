@@ -387,3 +387,10 @@ def test_support_the_model_drops_beside_the_quotes_neighbours_is_read_again_with
     unsure = ReadsAlone(quote, around=(0.3, 0.2, 0.5))  # not sure enough of "neutral" to drop it for that
     dropped = CrossEncoderSupportChecker("fake", FakeLocal([found]), unsure).check([(added, chunk)])[0]
     assert dropped.support == "none" and LACKS in dropped.reason and len(unsure.read) == 1
+
+
+def test_the_model_does_not_overrule_a_figure_the_rules_matched_in_another_form() -> None:
+    figures = local("full", "full_figures", quote="20% of the site will be retained as woodland.")
+    read = {"entailment": 0.05, "contradiction": 0.87}
+    assert combine(figures, read, stated_otherwise=True).support == "full"
+    assert combine(figures, read, stated_otherwise=False).support == "contradicted"

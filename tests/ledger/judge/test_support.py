@@ -6,7 +6,7 @@ import pytest
 
 from ledger.core.types import Chunk
 from ledger.judge.support import LocalSupportChecker
-from ledger.judge.support_rules import SupportFeatures, decide_support, features
+from ledger.judge.support_rules import SupportFeatures, decide_support, features, figures_stated_otherwise
 from ledger.text.quantities import Agreement, compare_quantities, extract_quantities
 from tests.fakes import HashEmbedder, make_chunk
 
@@ -204,6 +204,17 @@ def test_a_claim_for_anyone_against_a_quote_with_a_limit_in_figures_drops_the_li
     # the claim that gives the limit itself drops nothing
     assert decide_support(features("Any employee with at least 26 weeks of service can request flexible working.",
                                    quote, 0.9))[0] == "full"
+
+
+def test_a_figure_in_another_form_in_a_close_quote_is_full_support() -> None:
+    quote = "Construction is expected to last 18 months."
+    support, reason = decide_support(features("Construction will run for a year and a half.", quote, 0.73))
+    assert support == "full" and "a year and a half, stated as 18 months" in reason
+    assert figures_stated_otherwise("A fifth of the site stays woodland.", "20% of the site stays woodland.")
+    # not a date, a limit met, a range it falls in, or the same number without the thing counted
+    assert not figures_stated_otherwise("The launch is before the end of 2024.", "It was filed in February 2024.")
+    assert not figures_stated_otherwise("It reaches 1,288 metres.", "It lies between 900 and 1,300 metres.")
+    assert not figures_stated_otherwise("It accepted five recommendations.", "It accepted all five.")
 
 
 def test_a_limit_of_the_claim_is_no_figure_of_the_document_s_title() -> None:
