@@ -35,7 +35,8 @@ Working = tuple[str, tuple[Quantity, Quantity]]  # the formula, and the two evid
 
 def derivation(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     """How the claim's figure follows from two figures of the evidence; None when it does not."""
-    for derive in (_difference, _years_between, _days_between, _clock_span, _ratio, _share_of_count, _share_as_percent):
+    for derive in (_difference, _years_between, _months_between, _days_between, _clock_span, _ratio, _share_of_count,
+                   _share_as_percent):
         if (how := derive(q, evidence)) is not None:
             return how
     return None
@@ -124,6 +125,22 @@ def _years_between(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     for a, b in combinations(sorted(years, reverse=True), 2):
         if _close(a - b, q.value / _MONTHS_PER_YEAR, q):
             return f"{a} − {b}", (years[a], years[b])
+    return None
+
+
+def _months_between(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
+    """"Eight years" or "six months" from "from March 2015 until March 2023": whole months between two dates that
+    name their year and month (and the same day, if any)."""
+    if q.kind != "duration" or q.unit != "month":
+        return None
+    dated = [e for e in evidence if e.kind == "date" and e.parts[0] is not None and e.parts[2] is not None]
+    for a, b in combinations(dated, 2):
+        if a.parts[3] != b.parts[3]:
+            continue
+        later, earlier = (a, b) if (a.parts[0], a.parts[2]) >= (b.parts[0], b.parts[2]) else (b, a)
+        months = (later.parts[0] - earlier.parts[0]) * _MONTHS_PER_YEAR + later.parts[2] - earlier.parts[2]  # type: ignore[operator]
+        if months and _close(months, q.value, q):
+            return f"{_figure(later)} − {_figure(earlier)}", (later, earlier)
     return None
 
 

@@ -69,6 +69,8 @@ def statuses(claim: str, evidence: str) -> list[str]:
         ("every other week", "every two weeks"),
         ("the sum is raised by a tenth", "the sum rises by 10%"),
         ("costs were cut by half", "costs fell by 50%"),
+        ("worked there for eight years", "employed from March 2015 until March 2023"),
+        ("for six months", "from March 2015 to September 2015"),
     ],
 )
 def test_same_figure_written_differently_matches(claim: str, evidence: str) -> None:

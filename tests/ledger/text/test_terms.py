@@ -40,6 +40,8 @@ from ledger.text.terms import (
         ("The noise will be louder at night.", "The noise will be quieter at night.", (("louder", "quieter"),)),
         ("The appeal was successful.", "The appeal failed.", (("successful", "failed"),)),
         ("The appeal was unsuccessful.", "The appeal failed.", ()),  # one canonical term
+        ("The hearing was brought forward.", "The hearing was postponed.", (("brought forward", "postponed"),)),
+        ("The hearing was delayed.", "The hearing was postponed.", ()),
         ("The pass rate rose between 2023 and 2024.", "In 2024 the pass rate was 64%, down from 68% in 2023.",
          (("rose", "down from"),)),  # a change named by the figure it moved from
         ("The pass rate fell between 2023 and 2024.", "In 2024 the pass rate was 64%, down from 68% in 2023.", ()),
