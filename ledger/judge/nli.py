@@ -64,13 +64,15 @@ def label_indices(id2label: Mapping[Any, str]) -> dict[str, int]:
 
 
 def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThresholds | None = None,
-            figures_reworded: bool = True, added: tuple[str, ...] = (), stated_otherwise: bool = False,
-            ) -> SupportCheck:
+            figures_reworded: bool = True, added: tuple[str, ...] = (),
+            stated_otherwise: bool = False) -> SupportCheck:
     """The support after the model's say on the local check's quote. Pure.
 
     - a local contradiction from figures, dates, negation or a swapped name stands, and so does a quote that states
       the claim word for word;
-    - a contradiction the model is sure of (>= `contradiction`) turns full or partial support into contradicted;
+    - a contradiction the model is sure of (>= `contradiction`) turns full or partial support into contradicted,
+      except where both sides deny the statement ("banned" against "not permitted": `SupportCheck.negated`) or the
+      rules matched a figure the quote gives as another number or unit ("20%" for "a fifth": `stated_otherwise`);
     - support the model reads as neutral (>= `unstated`) and hardly entailed (< UNSTATED_ENTAILMENT) is dropped: the
       claim adds a cause, a condition or a detail the quote does not give ("..., because it can affect the baby's
       heart"), which the rules' word overlap cannot see; not when a figure the rules matched is written otherwise
