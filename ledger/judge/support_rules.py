@@ -157,7 +157,7 @@ def features(
                                            else exception_restated(claim, polar_quote)):
         claim_negated = quote_negated  # "unless it is listed" is "one not listed": one exception
     if claim_negated != quote_negated and (flipped := _flipped_bounds(agreement, extract_quantities(polar_quote))):
-        # "measured only once it is at least 0.995" is "not measured if it is below 0.995": the bound turned the
+        # "used only once the reading is at least 0.98" is "not used if it is below 0.98": the bound turned the
         # other way round and the negation cancel out
         claim_negated = quote_negated
         agreement = Agreement(tuple(QuantityMatch(m.claim, "matched", flipped[m.claim], 1) if m.claim in flipped
@@ -190,8 +190,8 @@ def _dropped_limit(claim: str, quote: str, agreement: Agreement) -> tuple[str, s
 
 
 def _flipped_bounds(agreement: Agreement, quote: list[Quantity]) -> dict[Quantity, Quantity]:
-    """The claim's limits the quote gives as the other side of the same value ("at least 0.995" and "below
-    0.995"), each with the quote's figure; {} when there is none, or when another of the claim's figures conflicts."""
+    """The claim's limits the quote gives as the other side of the same value ("at least 0.98" and "below
+    0.98"), each with the quote's figure; {} when there is none, or when another of the claim's figures conflicts."""
     flipped: dict[Quantity, Quantity] = {}
     for m in agreement.matches:
         other = next((e for e in quote if m.claim.bound and e.kind == m.claim.kind and e.bound
@@ -210,7 +210,7 @@ def _with_context(agreement: Agreement, context: list[Quantity], passage: str = 
     some pair works out to almost any number."""
     kept, stated = [], None  # the passage's figures, read only when the quote lacks one
     for m in agreement.matches:
-        if m.status == "absent" and context and not m.claim.bound:  # a limit is no title's figure ("at least 0.995")
+        if m.status == "absent" and context and not m.claim.bound:  # a limit is no title's figure ("at least 0.98")
             found = compare_quantities([m.claim], context).matches[0]
             m = found if found.status == "matched" else m
         if m.status == "absent" and passage:

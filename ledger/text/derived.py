@@ -90,7 +90,7 @@ def is_amount(e: Quantity) -> bool:
 
 def _difference(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     """"Up $2 million" from two totals; "15 fewer deaths" from 89 and 74: figures of the claim's kind and unit."""
-    shares = q.kind == "percent" and q.unit == POINTS  # "up 18 percentage points" from 61% and 79%
+    shares = q.kind == "percent" and q.unit == POINTS  # "up 12 percentage points" from 40% and 52%
     if q.kind not in ("count", "number", "ordinal", "money") and not shares or q.context & MULTIPLE:
         return None
     loose = is_amount(q)

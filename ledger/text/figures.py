@@ -35,7 +35,7 @@ class Quantity:
     identifier: bool = False  # a name rather than an amount: "Level 2", "Phase 1", "Section 4"
     baseline: bool = False  # the date of what a figure is compared with: "12 complaints, compared with 15 in 2022"
     difference: str = ""  # a difference between two figures, by what it measures (the first word of its group in
-    # the lexicon's `comparatives`): "more" for "£130 more than", "rose by 12%", "15 fewer"; "earlier" for "24 minutes
+    # the lexicon's `comparatives`): "more" for "£40 more than", "rose by 12%", "15 fewer"; "earlier" for "15 minutes
     # earlier"
 
 

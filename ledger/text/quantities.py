@@ -158,8 +158,8 @@ def _difference_patterns() -> tuple[dict[str, str], re.Pattern[str], re.Pattern[
 
 def _difference(text: str, q: Quantity) -> str:
     """What a figure that is a difference between two others measures (`Quantity.difference`), else "": "more" for
-    "£130 a month more than", "15 fewer deaths", "a 12% increase", "rose by 12%", "up 3%", "an increase of £5";
-    "earlier" for "24 minutes earlier". Not "10 or more days" (a bound) nor "up from 71%" (the figure compared
+    "£40 a month more than", "15 fewer deaths", "a 12% increase", "rose by 12%", "up 3%", "an increase of £5";
+    "earlier" for "15 minutes earlier". Not "10 or more days" (a bound) nor "up from 40%" (the figure compared
     with)."""
     groups, comparative, change_after, change_before = _difference_patterns()
     first = q.text.split(maxsplit=1)
@@ -336,7 +336,7 @@ def _comparable(a: Quantity, b: Quantity) -> bool:
         # "2 days per month"), unless the two are close ("a week" against "4 business days").
         x, y = _days(a), _days(b)
         return max(x, y) <= 5 * max(min(x, y), 1e-9)
-    if a.kind == "percent":  # "up 18 percentage points" is no rival of "64%", nor the same figure
+    if a.kind == "percent":  # "up 12 percentage points" is no rival of "52%", nor the same figure
         return (a.unit == POINTS) == (b.unit == POINTS)
     return True  # time, date and weekday always compare
 
@@ -435,7 +435,7 @@ def _year_span(q: Quantity) -> tuple[int, int] | None:
 
 
 def _shared_unit(q: Quantity, e: Quantity) -> frozenset[str]:
-    """The unit of measure both figures are written in, as an about-word ("km" of "every 3,000 km" and "every 200
+    """The unit of measure both figures are written in, as an about-word ("km" of "every 5,000 km" and "every 500
     km"): it says what they are measured in, not that they are about the same thing."""
     if q.kind not in LOOSE or e.kind not in LOOSE:
         return frozenset()
@@ -489,14 +489,14 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             # stated nor ruled out; a limit the evidence gives in figures ("at least $5 million") is the claim's rival
             vague = [e for e in peers if e not in equal and _inside_limit(q, e)]
         others = [e for e in peers if e not in equal and e not in vague and _anchored(q, e, anchor(e))
-                  and e.difference == q.difference  # "£130 more" is no rival of "£1,673", nor "rose by 5%" of "12%"
+                  and e.difference == q.difference  # "£40 more" is no rival of "£900", nor "rose by 5%" of "12%"
                   and not (q.kind == "weekday" and q.ranged and not e.ranged)]  # "Monday to Friday", "Saturdays"
-        # a figure the claim gives for something else is no rival ("from 19% to 9%" against "from 19% to 11%": the
-        # evidence's 19% is the claim's 19%, its 11% the rival of 9%)
+        # a figure the claim gives for something else is no rival ("from 30% to 20%" against "from 30% to 25%": the
+        # evidence's 30% is the claim's 30%, its 25% the rival of 20%)
         rivals = [e for e in others if q.kind in ("date", "weekday") or not _said_by_another(e, q, claims)]
         if q.baseline:  # the date of what the claim compares with ("compared with their 2023 agreement") is the
             rivals = [e for e in rivals if e.baseline]  # rival of the date of what the quote compares with only
-        # of two rivals as close, the one in the claim's figure's role: "to 9%" against "from 19% to 11%" is 11%
+        # of two rivals as close, the one in the claim's figure's role: "to 20%" against "from 30% to 25%" is 25%
         rival = other_end or max(rivals, key=lambda e: (anchor(e), e.bound == q.bound), default=None)
         if (rival is None and not equal and not vague and q.kind == "date" and len(peers) == 1 and dates == 1
                 and not peers[0].baseline and not q.baseline):

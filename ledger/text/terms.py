@@ -357,10 +357,10 @@ def restriction_restated(plain: str, negated: str) -> bool:
 
 
 def exception_restated(plain: str, negated: str) -> bool:
-    """Whether `plain` makes with "unless" or "except" the exception that `negated` names with its negation: "capped
-    at £2,000 unless the item is listed by name in your schedule" against "an item not named in the schedule is
-    capped at £2,000" (the lexicon's `restricting` words; the words after the exception are what the negation
-    denies). Not "not given" against "given unless damaged": the negation there denies the statement. Pure."""
+    """Whether `plain` makes with "unless" or "except" the exception that `negated` names with its negation: "refunded
+    in full unless the ticket is marked as final" against "a ticket not marked as final is refunded in full" (the
+    lexicon's `restricting` words; the words after the exception are what the negation denies). Not "not given"
+    against "given unless damaged": the negation there denies the statement. Pure."""
     words = lexicon().words("negation", "restricting")
     pattern = rf"\b(?:{phrase_pattern(words)})\b"
     exception = re.search(pattern, plain, re.IGNORECASE)
@@ -374,14 +374,14 @@ def exception_restated(plain: str, negated: str) -> bool:
 def dropped_condition(claim: str, quote: str) -> tuple[str, str] | None:
     """(the claim's word for "in every case", the quote's condition) when the claim says that what it states holds
     without condition and the quote states it only under one it does not repeat: "always gets a full refund" against
-    "... a full refund only if ...", "however many charge cycles" against "2 years or 500 charge cycles, whichever
+    "... a full refund only if ...", "however many miles" against "3 years or 60,000 miles, whichever
     comes first" (the lexicon's `conditions.toml`). Pure."""
     lex = lexicon()
     universal = holds_in_every_case(claim, quote)
     if universal is None:
         return None
-    # a condition word, or days of the week the claim does not name ("23:05 from Sunday to Thursday, but on Friday
-    # and Saturday nights 23:40" against "at 23:40 every night of the week")
+    # a condition word, or days of the week the claim does not name ("closes at 17:00 from Monday to Thursday, but at
+    # 20:00 on Fridays" against "closes at 20:00 every day of the week")
     days = rf"(?:on\s+|from\s+)?\b(?:{phrase_pattern(lex.words('calendar', 'weekdays'))})s?\b"
     pattern = rf"\b(?:{phrase_pattern(lex.words('conditions', 'restricting'))})\b"
     if not re.search(days, claim, re.IGNORECASE):  # a claim about days of its own is about those days
