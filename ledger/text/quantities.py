@@ -48,7 +48,7 @@ from ledger.text.numbers import (
     vague_share_at,
     year_span_end,
 )
-from ledger.text.terms import STOPWORDS, is_negated, negation_cues, stem
+from ledger.text.terms import STOPWORDS, is_negated, negation_cues, phrase_pattern, stem
 
 __all__ = [
     "Agreement", "Quantity", "QuantityMatch", "compare_quantities", "extract_quantities", "is_negated", "negation_cues",
@@ -142,16 +142,12 @@ def _difference_patterns() -> tuple[dict[str, str], re.Pattern[str], re.Pattern[
     word right before it, with or without "by" or "of"), from the lexicon's `comparatives`, `change_words`,
     `change_particles` and `change_fillers`."""
     lex = lexicon()
-
-    def alternation(items: Iterable[str]) -> str:
-        return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in items)
-
     groups = {word.lower(): group[0] for group in lex.groups("figures", "comparatives") for word in group}
-    change, particle, filler = (alternation(lex.words("figures", n))
+    change, particle, filler = (phrase_pattern(lex.words("figures", n))
                                 for n in ("change_words", "change_particles", "change_fillers"))
     before = rf"(?:\b(?:{change})|(?:,|\b(?:is|are|was|were|been))\s+(?:{particle}))"
     return (groups,
-            re.compile(rf"(?<!\bor\s)(?<!\band\s)\b(?:{alternation(groups)})\b", re.IGNORECASE),
+            re.compile(rf"(?<!\bor\s)(?<!\band\s)\b(?:{phrase_pattern(groups)})\b", re.IGNORECASE),
             re.compile(rf"\s*(?:{change})\b", re.IGNORECASE),
             re.compile(rf"{before}\s+(?:(?:by|of)\s+)?(?:(?:{filler})\s+)?$", re.IGNORECASE))
 
@@ -173,10 +169,11 @@ def _difference(text: str, q: Quantity) -> str:
     return ""
 
 
+@cache
 def _baseline_pattern() -> re.Pattern[str]:
     """A comparison earlier in a date's clause (the lexicon's `comparison_cues`): the date is of the figure compared
     with ("compared with 5 in 2022", "up from 4% in 2024"), not of the statement."""
-    cues = "|".join(re.escape(c).replace(r"\ ", r"\s+") for c in lexicon().words("figures", "comparison_cues"))
+    cues = phrase_pattern(lexicon().words("figures", "comparison_cues"))
     return re.compile(rf"\b(?:{cues})(?!\w)[^.;:]*$", re.IGNORECASE)
 
 

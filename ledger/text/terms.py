@@ -60,6 +60,10 @@ class _Rules:
     contrasts: tuple[frozenset[str], ...]
     prefixes: tuple[str, ...]  # negative prefixes ("un", "dis"): "unguarded" denies "guarded"
     age_markers: frozenset[str]  # "old" after "year": part of an age
+    exception: re.Pattern[str]  # negation.toml `restricting`: "unless", "except", ...
+    universal: re.Pattern[str]  # conditions.toml `universal`: "always", "however many", "any", ...
+    condition: re.Pattern[str]  # conditions.toml `restricting`: "only if", "whichever comes first", ...
+    days: re.Pattern[str]  # days of the week, as a condition: "on Fridays", "from Monday"
 
 
 @cache
@@ -89,7 +93,17 @@ def _rules() -> _Rules:
         contrasts=tuple(frozenset(stem(w) for w in s) for s in lex.groups("contrasts", "sets")),
         prefixes=tuple(sorted(lex.words("negation", "prefixes"), key=len, reverse=True)),
         age_markers=lex.word_set("figures", "age_markers"),
+        exception=_words_re(lex.words("negation", "restricting")),
+        universal=_words_re(lex.words("conditions", "universal")),
+        condition=_words_re(lex.words("conditions", "restricting")),
+        days=re.compile(rf"(?:on\s+|from\s+)?\b(?:{phrase_pattern(lex.words('calendar', 'weekdays'))})s?\b",
+                        re.IGNORECASE),
     )
+
+
+def _words_re(words: Iterable[str]) -> re.Pattern[str]:
+    """Any of the words or phrases, as whole words, in any case."""
+    return re.compile(rf"\b(?:{phrase_pattern(words)})\b", re.IGNORECASE)
 
 
 # Function words (lexicon stopwords.toml); figures.py and numbers.py read them by this name.
@@ -352,8 +366,7 @@ def restriction_restated(plain: str, negated: str) -> bool:
     forced entry" against "not covered unless there was forced entry" (the lexicon's `restricting` words). Pure."""
     if not _ONLY.search(plain) or _NOT_ONLY.search(plain):
         return False
-    words = lexicon().words("negation", "restricting")
-    return re.search(rf"\b(?:{phrase_pattern(words)})\b", negated, re.IGNORECASE) is not None
+    return _rules().exception.search(negated) is not None
 
 
 def exception_restated(plain: str, negated: str) -> bool:
@@ -361,10 +374,9 @@ def exception_restated(plain: str, negated: str) -> bool:
     in full unless the ticket is marked as final" against "a ticket not marked as final is refunded in full" (the
     lexicon's `restricting` words; the words after the exception are what the negation denies). Not "not given"
     against "given unless damaged": the negation there denies the statement. Pure."""
-    words = lexicon().words("negation", "restricting")
-    pattern = rf"\b(?:{phrase_pattern(words)})\b"
-    exception = re.search(pattern, plain, re.IGNORECASE)
-    if exception is None or re.search(pattern, negated, re.IGNORECASE):
+    pattern = _rules().exception
+    exception = pattern.search(plain)
+    if exception is None or pattern.search(negated):
         return False
     condition = set(key_terms(_CLAUSE_END.split(plain[exception.end():])[0]))
     scopes = negation_scopes(negated)  # one negation, whose first word is in the exception
@@ -376,18 +388,16 @@ def dropped_condition(claim: str, quote: str) -> tuple[str, str] | None:
     without condition and the quote states it only under one it does not repeat: "always gets a full refund" against
     "... a full refund only if ...", "however many miles" against "3 years or 60,000 miles, whichever
     comes first" (the lexicon's `conditions.toml`). Pure."""
-    lex = lexicon()
+    rules = _rules()
     universal = holds_in_every_case(claim, quote)
     if universal is None:
         return None
     # a condition word, or days of the week the claim does not name ("closes at 17:00 from Monday to Thursday, but at
-    # 20:00 on Fridays" against "closes at 20:00 every day of the week")
-    days = rf"(?:on\s+|from\s+)?\b(?:{phrase_pattern(lex.words('calendar', 'weekdays'))})s?\b"
-    pattern = rf"\b(?:{phrase_pattern(lex.words('conditions', 'restricting'))})\b"
-    if not re.search(days, claim, re.IGNORECASE):  # a claim about days of its own is about those days
-        pattern += f"|{days}"
-    said = {" ".join(m.group(0).lower().split()) for m in re.finditer(pattern, claim, re.IGNORECASE)}
-    for condition in re.finditer(pattern, quote, re.IGNORECASE):
+    # 20:00 on Fridays" against "closes at 20:00 every day"); a claim about days of its own is about those days
+    patterns = [rules.condition] + ([] if rules.days.search(claim) else [rules.days])
+    said = {" ".join(m.group(0).lower().split()) for p in patterns for m in p.finditer(claim)}
+    conditions = sorted((m for p in patterns for m in p.finditer(quote)), key=lambda m: m.start())
+    for condition in conditions:
         if " ".join(condition.group(0).lower().split()) not in said:  # a condition of its own is another one
             return universal, condition.group(0)
     return None
@@ -397,9 +407,8 @@ def holds_in_every_case(claim: str, quote: str) -> str | None:
     """The claim's word for "in every case" ("always", "however many", "any"; the lexicon's `conditions.toml`
     `universal`) when the quote does not use it too ("always ... unless": the quote's own statement), else None.
     Pure."""
-    every = rf"\b(?:{phrase_pattern(lexicon().words('conditions', 'universal'))})\b"
-    universal = re.search(every, claim, re.IGNORECASE)
-    if universal is None or re.search(rf"\b{phrase_pattern([universal.group(0).lower()])}\b", quote, re.IGNORECASE):
+    universal = _rules().universal.search(claim)
+    if universal is None or _words_re([universal.group(0).lower()]).search(quote):
         return None
     return universal.group(0)
 
