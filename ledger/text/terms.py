@@ -25,7 +25,7 @@ _WORD_RE = re.compile(r"[A-Z]+\d+[A-Za-z\d]*(?![\d.,]*\d)|[A-Za-z][A-Za-z_']*|\d
 # A negation inside a relative clause narrows the subject ("a member who is not on leave") and does not deny the
 # statement; the lexicon's exemptions are the bounds and conditions ("no later than", "not to exceed").
 _RELATIVE_NEGATION = (
-    r"\b(?:who|that|which)\s+(?:(?:is|are|was|were|has|have|had|do|does|did|will|would|can|may)\s+)?(?:not|never)\b"
+    r"\b(?:who|that|which)\s+(?:(?:is|are|was|were|has|have|had|do|does|did|will|would|can|may)\s+)?(?:not|never|no\s+longer)\b"
     r"|\b(?:who|that|which)\s+\w+n['’]t\b"
 )
 _PREDICATE = re.compile(r"\b(?:is|are|be|been|being|was|were|remains?|becomes?|considered|deemed|strictly|always)\s+$",
@@ -58,6 +58,7 @@ class _Rules:
     phrase_re: re.Pattern[str]
     canonical: Mapping[str, str]
     contrasts: tuple[frozenset[str], ...]
+    cessation: frozenset[str]  # "stopped" (offering): negates its gerund alone ("quit touring and released ...")
     prefixes: tuple[str, ...]  # negative prefixes ("un", "dis"): "unguarded" denies "guarded"
     age_markers: frozenset[str]  # "old" after "year": part of an age
     exception: re.Pattern[str]  # negation.toml `restricting`: "unless", "except", ...
@@ -77,6 +78,7 @@ def _rules() -> _Rules:
     cues, predicate = lex.words("negation", "cues"), lex.words("negation", "predicate")
     short_scope = lex.words("negation", "short_scope")
     words = phrase_pattern((*cues, *lex.words("negation", "preceding"), *predicate, *short_scope))
+    cessation = phrase_pattern(lex.words("negation", "cessation"))  # only before a gerund: "stopped offering"
     phrases = lex.table("synonyms", "phrases")
     return _Rules(
         stopwords=lex.word_set("stopwords", "key_terms"),
@@ -84,9 +86,10 @@ def _rules() -> _Rules:
         negation_words=frozenset(cues) | {"n't"},
         exempt=re.compile(rf"\b(?:{phrase_pattern(lex.words('negation', 'exemptions'))})\b|{_RELATIVE_NEGATION}",
                           re.IGNORECASE),
-        negation=re.compile(rf"\b(?:{words}|non-\w+)\b|n['’]t\b", re.IGNORECASE),
+        negation=re.compile(rf"\b(?:{words}|non-\w+|(?:{cessation})(?=\s+\w+ing\b))\b|n['’]t\b", re.IGNORECASE),
         postpositive=(*predicate, "non-"),
-        short_scope=short_scope,
+        short_scope=(*short_scope, *lex.words("negation", "cessation")),
+        cessation=lex.word_set("negation", "cessation"),
         phrases=phrases,
         phrase_re=re.compile(rf"\b(?:{phrase_pattern(phrases)})\b", re.IGNORECASE),
         canonical=lex.table("synonyms", "canonical"),
@@ -438,7 +441,8 @@ def _negations(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str], in
         if cue.startswith("non-"):
             scope = (stem(cue[4:]), *scope)
         listed = _LIST.match(after)
-        heads = frozenset(key_terms(listed.group(1))) if listed and not adjective else frozenset(scope[:1])
+        heads = (frozenset(key_terms(listed.group(1))) if listed and not adjective and cue not in rules.cessation
+                 else frozenset(scope[:1]))
         elided = _elided(cleaned, m.start()) if not scope and not adjective else None
         if elided:
             scope, heads = elided

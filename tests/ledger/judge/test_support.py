@@ -114,6 +114,14 @@ def test_decide_support(case: str, f: SupportFeatures, support: str, reason_has:
          "Trainees may not operate the autoclave until they hold a sign-off.", False),
         ("Stolen belongings are covered if there was forced entry.",  # no restriction: a plain denial
          "Stolen belongings are not covered, even if there was forced entry.", True),
+        # "stopped doing" denies the doing, as "no longer does" does; "stopped" before anything else denies nothing
+        ("The library has stopped lending laptops.", "The library no longer lends laptops.", False),
+        ("The library still lends laptops.", "The library stopped lending laptops in June.", True),
+        ("The coach stopped at the depot.", "The coach called at the depot.", False),
+        ("She quit coaching and published her third novel.", "She published her third novel.", False),
+        # a relative clause denies nothing of the sentence: "kit that is no longer used is recycled"
+        ("Old kit must be recycled.", "Kit that is no longer used must be recycled.", False),
+        ("Essays must be no longer than 3,000 words.", "Essays may not exceed 3,000 words.", False),
     ],
 )
 def test_only_negations_about_the_claim_flip_it(claim: str, quote: str, flipped: bool) -> None:

@@ -87,6 +87,8 @@ def test_phrases_are_one_term_and_figure_words_none() -> None:
         ("Prohibited items are listed below.", []),  # the adjective negates only as a predicate
         ("Visitors are unable to park here and may not stay.", ["unable", "not"]),
         ("Send it by post rather than email.", ["rather than"]),
+        ("The shop ceased trading and no longer opens.", ["ceased", "no longer"]),
+        ("The bus stopped at the square.", []),  # a verb of stopping denies only a gerund after it
     ],
 )
 def test_negation_cues_come_from_the_lexicon(text: str, cues: list[str]) -> None:
