@@ -42,6 +42,9 @@ from ledger.text.terms import (
         ("The appeal was unsuccessful.", "The appeal failed.", ()),  # one canonical term
         ("The hearing was brought forward.", "The hearing was postponed.", (("brought forward", "postponed"),)),
         ("The hearing was delayed.", "The hearing was postponed.", ()),
+        ("Membership is expected to decline.", "Membership is expected to climb.", (("decline", "climb"),)),
+        ("Membership is expected to decline.", "Membership is expected to shrink.", ()),  # one direction
+        ("The panel upheld the complaint.", "The panel dismissed the complaint.", (("upheld", "dismissed"),)),
         ("The pass rate rose between 2023 and 2024.", "In 2024 the pass rate was 64%, down from 68% in 2023.",
          (("rose", "down from"),)),  # a change named by the figure it moved from
         ("The pass rate fell between 2023 and 2024.", "In 2024 the pass rate was 64%, down from 68% in 2023.", ()),
