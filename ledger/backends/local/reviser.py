@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from ledger.backends.base import Draft, RevisionRequest
-from ledger.backends.local.units import evidence_units
+from ledger.backends.local.units import CLAUSE_NUMBER, evidence_units
 from ledger.backends.local.writer import LocalWriter, cite
 from ledger.core.types import Chunk, EvidenceLedger, EvidenceMatch, LedgerEntry
 from ledger.judge.claims import exclusion_reason, extract_claims
@@ -60,7 +60,7 @@ def _quote_sentences(quote: str) -> list[str]:
     out = []
     for part in quote.split(" … "):
         for sentence, _, _ in split_sentences(part):
-            clean = re.sub(r"\s+", " ", re.sub(r"\*\*|__|`", "", sentence)).strip()
+            clean = CLAUSE_NUMBER.sub("", re.sub(r"\s+", " ", re.sub(r"\*\*|__|`", "", sentence)).strip())
             if exclusion_reason(clean) is None:
                 out.append(clean)
     return out
@@ -100,8 +100,18 @@ def other_subject(claim: str, sentence: str) -> bool:
     a, b = _slots(claim), _slots(sentence)
     a_words, b_words = {w for w in a if w}, {w for w in b if w}
     shared = a_words & b_words
-    mine, theirs = _qualifiers(a, shared, a_words - b_words), _qualifiers(b, shared, b_words - a_words)
+    mine = _qualifiers(a, shared, {w for w in a_words - b_words if not _kin(w, b_words)})
+    theirs = _qualifiers(b, shared, {w for w in b_words - a_words if not _kin(w, a_words)})
     return any(word in theirs for word in mine)
+
+
+KIN_PREFIX = 5  # letters two stems share at their start to be one word in two forms ("absenc"/"absent")
+
+
+def _kin(stem: str, others: set[str]) -> bool:
+    """Whether another form of the word is among `others`: "persistent absence" and "persistently absent" qualify
+    the same thing, which the stemmer keeps apart."""
+    return len(stem) >= KIN_PREFIX and any(o[:KIN_PREFIX] == stem[:KIN_PREFIX] for o in others)
 
 
 def correction(entry: LedgerEntry, evidence: list[Chunk]) -> tuple[str, str] | None:

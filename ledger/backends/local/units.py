@@ -26,6 +26,8 @@ _BULLET = re.compile(r"[ \t]*(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))[ \t]+$
 _TERMINAL = re.compile(r"[.!?][\"')\]*]*$")
 _LABEL_LINE = re.compile(r"^[A-Z][\w ()/&.-]{1,40}:\s+\S")
 _HEADING_PREFIX = re.compile(r"^(?:#{1,6}\s*)?(?:(?:\d{1,3}[.)]|[A-Z][.)]|§\s*\d+)(?:\d+[.)]?)*\s+)?")
+# A clause number opening a sentence ("3.1 The Tenant shall ..."): the document's numbering, not part of what it says.
+CLAUSE_NUMBER = re.compile(r"^(?:\d{1,3}\.)+\d{1,3}\.?\s+(?=[A-Z])")
 _EDITION = re.compile(r"\b(?:edition|version|revision|rev|draft|updated|v\d+(?:\.\d+)*|(?:19|20)\d\d)\b", re.I)
 MIN_UNIT_WORDS = 2  # "3." at a chunk's end is a cut-off heading number, not a sentence
 MAX_UNIT_WORDS = 80  # longer "sentences" are tables or lists that lost their line breaks; no reader wants them
@@ -122,6 +124,7 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                 continue  # the chunk starts mid-sentence: the head of this sentence is in the previous chunk
             if reason is not None or not MIN_UNIT_WORDS <= len(clean.split()) <= MAX_UNIT_WORDS:
                 continue
+            clean = CLAUSE_NUMBER.sub("", clean)
             line_start = text.rfind("\n", 0, at) + 1
             is_item = bool(_BULLET.fullmatch(text[line_start:at]))
             words = set(re.findall(r"[a-z']+", clean.lower()))

@@ -89,6 +89,16 @@ def test_the_correction_is_the_quote_sentence_that_states_the_other_figure() -> 
     assert "$220 per night" in revise(WRONG, ledger)
 
 
+def test_a_correction_leaves_the_clause_number_of_the_document_out() -> None:
+    numbered = make_chunk("4. Payment\n\n4.2 The hirer pays a deposit of £250 when booking.", "Hire terms",
+                          date(2026, 1, 5), "hire")
+    draft = f"The hirer pays a deposit of £150 when booking [cite:{numbered.hash}]."
+    ledger = ledger_for(draft, {"£150": ("contradicted", [match(numbered, "contradicted",
+                                                                "4.2 The hirer pays a deposit of £250 when booking.")], [])})
+    revised = RuleReviser(LocalWriter(object(), RevisionSettings())).revise(QUESTION, draft, ledger, [numbered])  # type: ignore[arg-type]
+    assert revised == f"The hirer pays a deposit of £250 when booking [cite:{numbered.hash}]."
+
+
 def test_a_correction_the_draft_already_states_is_not_repeated() -> None:
     right = f"{CAP_2026[:-1]} [cite:{LODGING.hash}]."
     draft = f"{right} {WRONG}"
@@ -253,6 +263,9 @@ def test_a_claim_about_something_else_under_the_same_name_is_removed_not_swapped
     ("The annual boat storage fee is $150.", STORAGE_FEE, False),
     ("Members get 12 days of free storage.", "Members get 10 days of free boat storage.", False),
     ("New members pay the storage fee monthly.", "Members pay the annual storage fee at renewal.", False),
+    # one thing in two forms of its words: "persistent absence" and "persistently absent"
+    ("Persistent absence fell to 7% last year.", "The share of pupils persistently absent fell to 12% last year.",
+     False),
 ])
 def test_other_subject_tells_a_neighbouring_fact_from_a_correction(claim: str, sentence: str, other: bool) -> None:
     from ledger.backends.local.reviser import other_subject

@@ -94,6 +94,12 @@ def test_units_render_tables_labels_and_list_items_as_sentences() -> None:
     assert not any(u.startswith(("#", "|", "Refund amount")) for u in units)
 
 
+def test_an_answer_sentence_leaves_the_document_s_clause_number_out() -> None:
+    text = "## 3. Refunds\n\n3.1 A refund is paid within 14 days of the return.\n\n3.2.1 Vouchers expire after a year."
+    units = [u.text for u in evidence_units([make_chunk(text, "Customer Refund Procedure", D2026, "refund")])]
+    assert units == ["A refund is paid within 14 days of the return.", "Vouchers expire after a year."]
+
+
 def test_a_chunk_that_starts_mid_sentence_does_not_offer_the_tail_as_a_sentence() -> None:
     text = "within 48 hours and opens a refund ticket.\n\nThe approver decides within two business days."
     units = [u.text for u in evidence_units([make_chunk(text, "Customer Refund Procedure", D2026, "refund")])]
