@@ -32,6 +32,7 @@ from ledger.text.terms import (
     holds_in_every_case,
     key_terms,
     only_denied,
+    opposite_direction,
     polarity,
     qualified_role,
     restriction_restated,
@@ -131,6 +132,8 @@ def features(
         swaps += (("only", "not only"),)
     if (ranked := qualified_role(claim, polar)) is not None:  # "the mayor" for "the deputy mayor"
         swaps += (ranked,)
+    if not swaps and (turned := opposite_direction(claim, polar)) is not None:  # "a higher rate" against "will fall"
+        swaps += (turned,)
     named = {t for a, _ in swaps for t in key_terms(a)}
     swaps += tuple(pair for pair in contrasts if not set(key_terms(pair[0])) & named)
     ours = {t for a, _ in swaps for t in key_terms(a)}

@@ -58,6 +58,8 @@ class _Rules:
     phrase_re: re.Pattern[str]
     canonical: Mapping[str, str]
     contrasts: tuple[frozenset[str], ...]
+    up: frozenset[str]  # contrasts.toml directions_up, as compared (canonical stems): "increase", "higher"
+    down: frozenset[str]  # ... directions_down: "decrease", "lower"
     cessation: frozenset[str]  # "stopped" (offering): negates its gerund alone ("quit touring and released ...")
     prefixes: tuple[str, ...]  # negative prefixes ("un", "dis"): "unguarded" denies "guarded"
     age_markers: frozenset[str]  # "old" after "year": part of an age
@@ -77,9 +79,11 @@ def _rules() -> _Rules:
     )
     cues, predicate = lex.words("negation", "cues"), lex.words("negation", "predicate")
     short_scope = lex.words("negation", "short_scope")
-    words = phrase_pattern((*cues, *lex.words("negation", "preceding"), *predicate, *short_scope))
+    denying = lex.words("negation", "denying")
+    words = phrase_pattern((*cues, *lex.words("negation", "preceding"), *denying, *predicate, *short_scope))
     cessation = phrase_pattern(lex.words("negation", "cessation"))  # only before a gerund: "stopped offering"
     phrases = lex.table("synonyms", "phrases")
+    canonical = lex.table("synonyms", "canonical")
     return _Rules(
         stopwords=lex.word_set("stopwords", "key_terms"),
         figure_words=figure_words,
@@ -88,12 +92,14 @@ def _rules() -> _Rules:
                           re.IGNORECASE),
         negation=re.compile(rf"\b(?:{words}|non-\w+|(?:{cessation})(?=\s+\w+ing\b))\b|n['’]t\b", re.IGNORECASE),
         postpositive=(*predicate, "non-"),
-        short_scope=(*short_scope, *lex.words("negation", "cessation")),
+        short_scope=(*short_scope, *denying, *lex.words("negation", "cessation")),
         cessation=lex.word_set("negation", "cessation"),
         phrases=phrases,
         phrase_re=re.compile(rf"\b(?:{phrase_pattern(phrases)})\b", re.IGNORECASE),
-        canonical=lex.table("synonyms", "canonical"),
+        canonical=canonical,
         contrasts=tuple(frozenset(stem(w) for w in s) for s in lex.groups("contrasts", "sets")),
+        up=frozenset(stem(phrases.get(w, canonical.get(w, w))) for w in lex.words("contrasts", "directions_up")),
+        down=frozenset(stem(phrases.get(w, canonical.get(w, w))) for w in lex.words("contrasts", "directions_down")),
         prefixes=tuple(sorted(lex.words("negation", "prefixes"), key=len, reverse=True)),
         age_markers=lex.word_set("figures", "age_markers"),
         exception=_words_re(lex.words("negation", "restricting")),
@@ -303,6 +309,20 @@ def find_swaps(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
         name, rival = max(placed, key=lambda pair: len(pair[1][0] & pair[0][0]))
         swaps.append((name[1], rival[1]))
     return tuple(swaps)
+
+
+def opposite_direction(claim: str, quote: str) -> tuple[str, str] | None:
+    """(claim's word, quote's word) when the claim speaks of a move or comparison one way only and the quote the
+    other way only: "a higher rate from July" against "the rate will fall from 4.5% to 4.25%", "a smaller allowance"
+    against "the allowance will rise" (the lexicon's `directions_up` / `directions_down`, any form). Pure."""
+    rules = _rules()
+    ours, theirs = _canonical_tokens(claim), _canonical_tokens(quote)
+    for one, other in ((rules.up, rules.down), (rules.down, rules.up)):
+        said = [s for w, s in ours if w in one]
+        answered = [s for w, s in theirs if w in other]
+        if said and answered and not any(w in other for w, _ in ours) and not any(w in one for w, _ in theirs):
+            return said[0], answered[0]
+    return None
 
 
 def crossed_slots(claim: str, quote: str) -> tuple[tuple[str, str], ...]:

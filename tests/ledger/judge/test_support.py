@@ -119,6 +119,12 @@ def test_decide_support(case: str, f: SupportFeatures, support: str, reason_has:
         ("The library still lends laptops.", "The library stopped lending laptops in June.", True),
         ("The coach stopped at the depot.", "The coach called at the depot.", False),
         ("She quit coaching and published her third novel.", "She published her third novel.", False),
+        # a verb that denies its object: "forbids", "avoid", "refused to"
+        ("Pupils may use phones at lunch.", "The school forbids pupils from using phones at lunch.", True),
+        ("Patients should not drink alcohol during treatment.", "Patients should avoid alcohol during treatment.",
+         False),
+        ("Staff should use the lift in a fire.", "Staff should avoid the lift in a fire.", True),
+        ("Book early to get a seat.", "To avoid delays, book early to get a seat.", False),  # its object alone
         # a relative clause denies nothing of the sentence: "kit that is no longer used is recycled"
         ("Old kit must be recycled.", "Kit that is no longer used must be recycled.", False),
         ("Essays must be no longer than 3,000 words.", "Essays may not exceed 3,000 words.", False),

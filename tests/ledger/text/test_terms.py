@@ -11,6 +11,7 @@ from ledger.text.terms import (
     find_swaps,
     key_terms,
     negation_cues,
+    opposite_direction,
     qualified_role,
     term_stem,
     unstated_tail,
@@ -206,3 +207,21 @@ def test_a_claim_that_holds_in_every_case_drops_the_quote_s_condition(
 )
 def test_an_exception_made_with_unless_is_the_one_a_negation_names(plain: str, negated: str, restated: bool) -> None:
     assert exception_restated(plain, negated) is restated
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "turned"),
+    [
+        ("Members will pay a higher fee from May.", "From 1 May the fee will fall from £40 to £35.", ("higher", "fall")),
+        ("The allowance gets smaller in March.", "In March the allowance will rise from 20 kg to 23 kg.",
+         ("smaller", "rise")),
+        ("The allowance gets larger in March.", "In March the allowance will rise from 20 kg to 23 kg.", None),
+        # a quote that moves both ways says nothing against either
+        ("Fees will be higher.", "Fees fell in May but were raised again in June.", None),
+        # "more" and "less" qualify far more often than they compare
+        ("More than 20 staff attended.", "Attendance fell to 25 staff.", None),
+    ],
+)
+def test_a_move_one_way_against_a_move_the_other_way(claim: str, quote: str, turned: tuple[str, str] | None) -> None:
+    assert opposite_direction(claim, quote) == turned
+
