@@ -71,6 +71,8 @@ def statuses(claim: str, evidence: str) -> list[str]:
         ("costs were cut by half", "costs fell by 50%"),
         ("worked there for eight years", "employed from March 2015 until March 2023"),
         ("for six months", "from March 2015 to September 2015"),
+        ("a dose four times a day", "a dose four times in 24 hours"),
+        ("feeds twice a day", "feeds twice in a day"),
     ],
 )
 def test_same_figure_written_differently_matches(claim: str, evidence: str) -> None:
@@ -102,6 +104,7 @@ def test_same_figure_written_differently_matches(claim: str, evidence: str) -> N
         ("for less than five minutes", "for six minutes", "six minutes"),  # the bound does not hold
         ("more than $2 million", "$1.5 million", "$1.5 million"),
         ("within 30 days", "within 45 days", "45 days"),  # two limits: compared as values
+        ("a dose four times a day", "a dose three times in 24 hours", "three times in 24 hours"),
     ],
 )
 def test_changed_figure_conflicts(claim: str, evidence: str, says: str) -> None:
