@@ -33,6 +33,7 @@ from ledger.text.terms import (
     key_terms,
     only_denied,
     opposite_direction,
+    overstated_quantifier,
     polarity,
     qualified_role,
     restriction_restated,
@@ -176,7 +177,8 @@ def features(
         swaps=swaps,
         verbatim=states_verbatim(claim, quote),
         reversed_change=reversed_change(claim, quote),
-        dropped_condition=dropped_condition(claim, polar_quote) or _dropped_limit(claim, polar_quote, agreement),
+        dropped_condition=(dropped_condition(claim, quote) or _dropped_limit(claim, polar_quote, agreement)
+                           or overstated_quantifier(claim, quote)),
     )
 
 

@@ -66,6 +66,8 @@ class _Rules:
     exception: re.Pattern[str]  # negation.toml `restricting`: "unless", "except", ...
     universal: re.Pattern[str]  # conditions.toml `universal`: "always", "however many", "any", ...
     condition: re.Pattern[str]  # conditions.toml `restricting`: "only if", "whichever comes first", ...
+    every: re.Pattern[str]  # conditions.toml `every`: "every", "all", "each"
+    partial: re.Pattern[str]  # conditions.toml `partial`: "a sample of", "some", "most"
     days: re.Pattern[str]  # days of the week, as a condition: "on Fridays", "from Monday"
 
 
@@ -105,6 +107,8 @@ def _rules() -> _Rules:
         exception=_words_re(lex.words("negation", "restricting")),
         universal=_words_re(lex.words("conditions", "universal")),
         condition=_words_re(lex.words("conditions", "restricting")),
+        every=_words_re(lex.words("conditions", "every")),
+        partial=_words_re(lex.words("conditions", "partial")),
         days=re.compile(rf"(?:on\s+|from\s+)?\b(?:{phrase_pattern(lex.words('calendar', 'weekdays'))})s?\b",
                         re.IGNORECASE),
     )
@@ -430,10 +434,25 @@ def holds_in_every_case(claim: str, quote: str) -> str | None:
     """The claim's word for "in every case" ("always", "however many", "any"; the lexicon's `conditions.toml`
     `universal`) when the quote does not use it too ("always ... unless": the quote's own statement), else None.
     Pure."""
-    universal = _rules().universal.search(claim)
-    if universal is None or _words_re([universal.group(0).lower()]).search(quote):
+    universal = _rules().universal
+    said = {" ".join(m.group(0).lower().split()) for m in universal.finditer(quote)}
+    for m in universal.finditer(claim):  # "at any time on any day": each of them, as the quote's are read
+        if " ".join(m.group(0).lower().split()) not in said:
+            return m.group(0)
+    return None
+
+
+def overstated_quantifier(claim: str, quote: str) -> tuple[str, str] | None:
+    """(the claim's "every", the quote's "a small sample of") when the claim says a statement holds for every member
+    of a group and the quote for a part of it only ("every recorded call is listened to" against "a small sample of
+    recordings is reviewed"; the lexicon's `conditions.toml` `every` and `partial`), and the quote does not say
+    "every" itself. Pure."""
+    rules = _rules()
+    every = rules.every.search(claim)
+    if every is None or rules.every.search(quote):
         return None
-    return universal.group(0)
+    part = rules.partial.search(quote)
+    return (every.group(0), part.group(0)) if part and not rules.partial.search(claim) else None
 
 
 def negation_scopes(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str]]]:

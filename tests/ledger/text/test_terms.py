@@ -12,6 +12,7 @@ from ledger.text.terms import (
     key_terms,
     negation_cues,
     opposite_direction,
+    overstated_quantifier,
     qualified_role,
     term_stem,
     unstated_tail,
@@ -185,6 +186,13 @@ def test_a_deputy_is_another_role(claim: str, quote: str, expected: tuple[str, s
         # the quote's "any" inside its own restriction is not the claim's "at any point"
         ("The landlord may review the rent at any point.", "The landlord may review the rent once in any year, "
          "but not before April.", ("at any point", "once in any")),
+        ("The seal holds however the pipe is mounted.", "The seal holds only if the pipe is mounted upright.",
+         ("however the", "only if")),
+        ("The treatment works whatever the weather.", "How well the treatment works varies with the weather.",
+         ("whatever", "varies with")),
+        # of two words for "in every case", the one the quote does not use
+        ("Members may book at any time on any day.", "Members may book at any time, but only on Mondays.",
+         ("any", "only")),
     ],
 )
 def test_a_claim_that_holds_in_every_case_drops_the_quote_s_condition(
@@ -224,4 +232,20 @@ def test_an_exception_made_with_unless_is_the_one_a_negation_names(plain: str, n
 )
 def test_a_move_one_way_against_a_move_the_other_way(claim: str, quote: str, turned: tuple[str, str] | None) -> None:
     assert opposite_direction(claim, quote) == turned
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "expected"),
+    [
+        ("Every complaint is reviewed by a director.", "A small sample of complaints is reviewed by a director.",
+         ("Every", "A small sample of")),
+        ("All parcels are scanned on arrival.", "Most parcels are scanned on arrival.", ("All", "Most")),
+        ("All parcels are scanned on arrival.", "All parcels are scanned on arrival; most arrive by noon.", None),
+        ("Some parcels are scanned on arrival.", "Most parcels are scanned on arrival.", None),  # no "every"
+    ],
+)
+def test_a_claim_about_every_member_against_a_quote_about_part_of_the_group(
+    claim: str, quote: str, expected: tuple[str, str] | None
+) -> None:
+    assert overstated_quantifier(claim, quote) == expected
 
