@@ -32,7 +32,7 @@ DURATIONS = {"second": ("day", 1 / 86400), "sec": ("day", 1 / 86400), "minute": 
              "month": ("month", 1.0), "quarter": ("month", 3.0), "year": ("month", 12.0), "yr": ("month", 12.0),
              "decade": ("month", 120.0)}
 DAYS_PER_MONTH = 30.44
-_PER_YEAR = {
+PER_YEAR = _PER_YEAR = {
     "minute": 525_600.0, "hour": 8_760.0, "day": 365.0, "week": 52.0, "fortnight": 26.0, "month": 12.0, "quarter": 4.0,
     "year": 1.0,
 }

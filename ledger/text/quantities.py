@@ -31,6 +31,7 @@ from ledger.text.numbers import (
     DURATIONS,
     MULTIPLE,
     PER_WORDS,
+    PER_YEAR,
     POINTS,
     TOKEN_RE,
     VERSION_RE,
@@ -48,7 +49,7 @@ from ledger.text.numbers import (
     vague_share_at,
     year_span_end,
 )
-from ledger.text.terms import STOPWORDS, is_negated, negation_cues, phrase_pattern, stem
+from ledger.text.terms import STOPWORDS, is_negated, negation_cues, phrase_pattern, stem, term_stem
 
 __all__ = [
     "Agreement", "Quantity", "QuantityMatch", "compare_quantities", "extract_quantities", "is_negated", "negation_cues",
@@ -222,6 +223,8 @@ def _classify(
         if (j + 1 < len(tokens) and tokens[j][0].lower() in PER_WORDS and tokens[j + 1][0].isalpha()
                 and tokens[j + 1][0].lower() not in STOPWORDS):
             per, j = stem(tokens[j + 1][0]), j + 2
+            if per == "calendar" and j < len(tokens) and tokens[j][0].isalpha():  # "per calendar month"
+                per, j = stem(tokens[j][0]), j + 1
         elif j < len(tokens) and tokens[j][0].lower() in (adverbs := lexicon().table("figures", "rate_adverbs")):
             per = adverbs[tokens[j][0].lower()]  # "$12 monthly"
         return _make("money", value, text, start, tokens[j - 1][2], unit=currency, per=per), j
@@ -311,12 +314,39 @@ def _make(kind: Kind, value: float, text: str, start: int, end: int, **fields: o
                     approx=approx, **fields)  # type: ignore[arg-type]
 
 
+@cache
+def _rate_words() -> dict[str, str]:
+    """The key-term stems of the words that make an amount a rate ("annual", "weekly") and the period they name; not
+    a word whose stem is that of its period ("monthly" is compared as "month", which "the first month" is too)."""
+    words = lexicon().table("figures", "rate_adverbs")
+    return {term_stem(word): period for word, period in words.items() if term_stem(word) != stem(period)}
+
+
+def _period(q: Quantity) -> str:
+    """The period an amount of money is paid in: its own ("£35 a month"), else the one a rate word among the words
+    around it names ("the annual fee is £420"), else none."""
+    if q.per or q.kind != "money":
+        return q.per
+    named = {period for word, period in _rate_words().items() if word in q.about}
+    return named.pop() if len(named) == 1 else ""
+
+
+def _per_year(a: Quantity, b: Quantity) -> tuple[float, float] | None:
+    """Two amounts of money paid in different periods, as amounts a year ("£35 a month" and "£420 a year")."""
+    pa, pb = _period(a), _period(b)
+    if a.kind != "money" or b.kind != "money" or pa == pb or pa not in PER_YEAR or pb not in PER_YEAR:
+        return None
+    return a.value * PER_YEAR[pa], b.value * PER_YEAR[pb]
+
+
 def _comparable(a: Quantity, b: Quantity) -> bool:
     """Whether two quantities measure the same thing, so different values would conflict."""
     if a.kind != b.kind:
         return False
     if a.kind == "money":
-        return (a.unit == b.unit or not a.unit or not b.unit) and (a.per == b.per or not a.per or not b.per)
+        pa, pb = _period(a), _period(b)
+        return (a.unit == b.unit or not a.unit or not b.unit) and (
+            pa == pb or not pa or not pb or _per_year(a, b) is not None)
     if a.kind == "count" and (pair := _measures(a, b)):
         # "26 miles" and "42 km" are both lengths; "110 miles long" and "8 mi east" are lengths of different things
         qualified_a, qualified_b = (q.context - {stem(measure_word(q.text))} for q in (a, b))
@@ -346,7 +376,7 @@ def _equal(a: Quantity, b: Quantity) -> bool:
         return False  # "at least 10 days" is not "up to 10 days"
     if b.upper is not None and not (a.ranged or a.bound) and b.value <= a.value <= b.upper:
         return True
-    x, y = a.value, b.value
+    x, y = _per_year(a, b) or (a.value, b.value)  # "£35 a month" is "£420 a year"
     if measures := _measures(a, b):
         # units of measure: the same amount in any unit ("26 miles" is "41.8 km", not "26 km"), within the rounding of
         # a converted figure
@@ -511,6 +541,8 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
                 results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
             else:
                 in_words = group_working(q, best) if groups.get(best) else spans.get(best, "")
+                if not in_words and _per_year(q, best) is not None:  # "£420 (a year) is £35 a month"
+                    in_words = f"{best.text}{'' if best.per else ' a ' + _period(best)} is {q.text}"
                 results.append(QuantityMatch(q, "matched", best, anchor(best), derivation=in_words))
         elif working := derivation(q, evidence):
             results.append(QuantityMatch(q, "matched", derivation=working[0], sources=working[1]))

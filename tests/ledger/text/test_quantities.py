@@ -73,6 +73,9 @@ def statuses(claim: str, evidence: str) -> list[str]:
         ("for six months", "from March 2015 to September 2015"),
         ("a dose four times a day", "a dose four times in 24 hours"),
         ("feeds twice a day", "feeds twice in a day"),
+        ("the fee works out at £35 a month", "the fee is £420 a year"),  # money paid in another period
+        ("the fee works out at £35 a month", "the annual fee is £420"),
+        ("rent of £950 a month", "rent of £950 per calendar month"),
     ],
 )
 def test_same_figure_written_differently_matches(claim: str, evidence: str) -> None:
@@ -105,6 +108,8 @@ def test_same_figure_written_differently_matches(claim: str, evidence: str) -> N
         ("more than $2 million", "$1.5 million", "$1.5 million"),
         ("within 30 days", "within 45 days", "45 days"),  # two limits: compared as values
         ("a dose four times a day", "a dose three times in 24 hours", "three times in 24 hours"),
+        ("the fee is £35 a month", "the fee is £400 a year", "£400 a year"),
+        ("the weekly fee is £40", "the fee is £40 a month", "£40 a month"),
     ],
 )
 def test_changed_figure_conflicts(claim: str, evidence: str, says: str) -> None:
