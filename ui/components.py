@@ -260,7 +260,8 @@ def revision_history(result: RunResult) -> None:
     for number, attempt in enumerate(result.revisions):
         name = ("Draft as given" if result.mode == "verify" else "First draft") if number == 0 else f"Revision {number}"
         summary = attempt.ledger.summary
-        label = (f"**{name}** · coverage {summary.evidence_coverage:.0%} · {summary.total_claims} claims"
+        claims = f"{summary.total_claims} claim{'' if summary.total_claims == 1 else 's'}"
+        label = (f"**{name}** · coverage {summary.evidence_coverage:.0%} · {claims}"
                  + (" · final" if number == last else ""))
         with st.expander(label, expanded=number == last and last > 0):
             _round(attempt, name)

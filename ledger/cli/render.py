@@ -46,7 +46,7 @@ def summary_line(ledger: EvidenceLedger) -> str:
     counts = ", ".join(f"{v} {k}" for k, v in s.verdicts.items() if v)
     return (
         f"coverage {s.evidence_coverage:.0%} · unsupported {s.unsupported_rate:.0%} · "
-        f"{s.total_claims} claims ({counts or 'none'})"
+        f"{s.total_claims} claim{'' if s.total_claims == 1 else 's'} ({counts or 'none'})"
     )
 
 

@@ -49,3 +49,13 @@ def test_a_revised_draft_shows_its_own_verdicts_before_the_revised_answer() -> N
         "Evidence ledger")
     assert "draft: coverage" in text.split("Evidence ledger")[0]
     assert "Your draft, as given" not in shown["answer"]  # the writer's own first draft is no user's draft
+
+
+def test_the_summary_line_counts_one_claim_in_the_singular() -> None:
+    from ledger.cli.render import summary_line
+    from ledger.judge.metrics import summarize
+
+    one = _entry("It is open from 10:00.", "It is open from 10:00 to 16:30.", "")
+    assert "1 claim (1 supported)" in summary_line(EvidenceLedger(entries=[one], summary=summarize([one])))
+    two = [one, one.model_copy(update={"claim": one.claim.model_copy(update={"id": "c2"})})]
+    assert "2 claims (2 supported)" in summary_line(EvidenceLedger(entries=two, summary=summarize(two)))
