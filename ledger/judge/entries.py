@@ -77,8 +77,11 @@ def decide_entry(
                                 and not m.reason.startswith(UNCHECKED)
                                 and m.similarity >= DEFAULT_THRESHOLDS.related_similarity),
                                key=lambda m: m.similarity, default=None)
-    semantic = [m for m in semantic
-                if keep_semantic(m, settings.similarity_threshold, settings.nli_confirm, claim.text)]
+    kept = [m for m in semantic if keep_semantic(m, settings.similarity_threshold, settings.nli_confirm, claim.text)]
+    # support found in a passage too far from the claim to count: shown when nothing else is
+    loose = max((m for m in semantic if m not in kept and m.support in ("full", "partial")),
+                key=lambda m: m.similarity, default=None)
+    semantic = kept
     useful_cited = [m for m in cited if m.support != "none"]
     resolution = resolve(useful_cited + semantic)
     # The current source leads: cited before searched, newer before older, then the closest quote.
@@ -132,12 +135,17 @@ def decide_entry(
             notes.append(f"The closest passage, {_cite(says_less)}, says less than the claim ({says_less.reason}).")
         elif closest is not None:
             notes.append(f"The closest passage, {_cite(closest)}, does not state it: {closest.reason}.")
+        elif loose is not None:
+            read = "" if loose.entailment is None else f"; the model finds it entailed {loose.entailment:.2f}"
+            notes.append(f"The closest passage, {_cite(loose)}, is too loose a match to count (similarity "
+                         f"{loose.similarity:.2f}, not above {settings.similarity_threshold:.2f}{read}): {loose.reason}.")
     if unchecked and verdict != "supported":
         # A bug in the checker must not pass for an absence of evidence: say which passages went unread, and why.
         what = unchecked[0].reason.removeprefix(UNCHECKED).lstrip(": ")
         notes.append(f"{len(unchecked)} passage(s) {UNCHECKED} ({what}): this verdict may be wrong; see the log.")
 
-    shown = [says_less] if says_less is not None else [closest] if closest and verdict == "not_found" else []
+    shown = ([says_less] if says_less is not None else [closest] if closest and verdict == "not_found"
+             else [loose] if loose and verdict == "not_found" else [])
     rest = [m for m in useful_cited + semantic + cited + shown if m not in deciding]
     evidence = _unique(deciding + rest)[: max(settings.top_k, len(deciding))]
     return LedgerEntry(

@@ -129,6 +129,18 @@ def test_a_claim_not_found_shows_the_closest_passage_the_rules_read_and_why_it_i
     assert alone.notes == "No passage in the documents states this." and alone.evidence == []
 
 
+def test_support_in_a_passage_too_far_from_the_claim_leaves_a_not_found_that_shows_the_passage() -> None:
+    claim = Claim(id="c4", text="Visitors must not bring food into the galleries.", type="policy", importance="material")
+    loose = searched(0.62, support="partial").model_copy(update={
+        "quote": "Eating is not allowed in any gallery.", "entailment": 0.2,
+        "reason": "the quote supports part of the claim; not found: 'visitor', 'bring'"})
+    entry = decide_entry(claim, [], [loose], [], date(2026, 1, 1), JudgeSettings())
+    assert entry.verdict == "not_found" and entry.confidence == 0.0
+    assert ("The closest passage, 'Films' [abc123], is too loose a match to count (similarity 0.62, not above 0.70; "
+            "the model finds it entailed 0.20): the quote supports part of the claim") in entry.notes
+    assert [m.quote for m in entry.evidence] == [loose.quote]
+
+
 @pytest.mark.model
 def test_a_figure_the_documents_work_out_to_is_supported_and_shows_the_working(embedder, tmp_path) -> None:  # type: ignore[no-untyped-def]
     # "four years after" is in no sentence; 1889 and 1893 are. The claim is far from the sentence by cosine (under
