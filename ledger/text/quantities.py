@@ -57,6 +57,9 @@ __all__ = [
 
 
 
+_OCCASIONS = {"twice": 2.0, "thrice": 3.0}  # "once" is as often "as soon as" ("once the form is signed")
+
+
 def extract_quantities(text: str) -> list[Quantity]:
     """Every money amount, percentage, duration, count, number and date in `text`, normalised."""
     return list(_quantities(text))
@@ -115,6 +118,10 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
         elif (multiple := multiple_at(tokens, i)) is not None:
             found.append(_make("count", multiple[0], text, tokens[i][1], tokens[multiple[1] - 1][2], context=MULTIPLE))
             i = multiple[1]
+        elif tokens[i][0].lower() in _OCCASIONS:  # "can be renewed twice": a count of times
+            found.append(_make("count", _OCCASIONS[tokens[i][0].lower()], text, tokens[i][1], tokens[i][2],
+                               context=frozenset({"time"})))
+            i += 1
         elif share is not None and unit_part is None:
             found.append(_make("percent", share[0], text, tokens[i][1], tokens[share[1]][2], approx=True))
             i = share[1] + 1

@@ -76,6 +76,7 @@ def statuses(claim: str, evidence: str) -> list[str]:
         ("the fee works out at £35 a month", "the fee is £420 a year"),  # money paid in another period
         ("the fee works out at £35 a month", "the annual fee is £420"),
         ("rent of £950 a month", "rent of £950 per calendar month"),
+        ("it may be renewed on two occasions", "it can be renewed twice"),  # a count of times
     ],
 )
 def test_same_figure_written_differently_matches(claim: str, evidence: str) -> None:
@@ -110,6 +111,7 @@ def test_same_figure_written_differently_matches(claim: str, evidence: str) -> N
         ("a dose four times a day", "a dose three times in 24 hours", "three times in 24 hours"),
         ("the fee is £35 a month", "the fee is £400 a year", "£400 a year"),
         ("the weekly fee is £40", "the fee is £40 a month", "£40 a month"),
+        ("it can be renewed twice", "it can be renewed three times", "three times"),
     ],
 )
 def test_changed_figure_conflicts(claim: str, evidence: str, says: str) -> None:
