@@ -137,8 +137,8 @@ def decide_entry(
             notes.append(f"The closest passage, {_cite(closest)}, does not state it: {closest.reason}.")
         elif loose is not None:
             read = "" if loose.entailment is None else f"; the model finds it entailed {loose.entailment:.2f}"
-            notes.append(f"The closest passage, {_cite(loose)}, is too loose a match to count (similarity "
-                         f"{loose.similarity:.2f}, not above {settings.similarity_threshold:.2f}{read}): {loose.reason}.")
+            bar = f"similarity {loose.similarity:.2f}, not above {settings.similarity_threshold:.2f}{read}"
+            notes.append(f"The closest passage, {_cite(loose)}, is too loose a match to count ({bar}): {loose.reason}.")
     if unchecked and verdict != "supported":
         # A bug in the checker must not pass for an absence of evidence: say which passages went unread, and why.
         what = unchecked[0].reason.removeprefix(UNCHECKED).lstrip(": ")

@@ -31,6 +31,7 @@ from ledger.text.terms import (
     find_swaps,
     holds_in_every_case,
     key_terms,
+    names_a_part,
     only_denied,
     opposite_direction,
     overstated_quantifier,
@@ -236,8 +237,9 @@ def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
     close = support in ("full", "partial") or (support == "none" and f.similarity >= t.full_similarity)
     if close and rule != "verbatim" and f.dropped_condition is not None:
         ours, theirs = f.dropped_condition
-        return "contradicted", "condition", f"the claim says '{ours}', but the quote states it only with a " \
-                                            f"condition ('{theirs} ...')"
+        only = "of part of them" if names_a_part(theirs) else "with a condition"
+        return "contradicted", "condition", f"the claim says '{ours}', but the quote states it only {only} " \
+                                            f"('{theirs} ...')"
     return support, rule, reason
 
 

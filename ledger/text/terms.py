@@ -25,7 +25,8 @@ _WORD_RE = re.compile(r"[A-Z]+\d+[A-Za-z\d]*(?![\d.,]*\d)|[A-Za-z][A-Za-z_']*|\d
 # A negation inside a relative clause narrows the subject ("a member who is not on leave") and does not deny the
 # statement; the lexicon's exemptions are the bounds and conditions ("no later than", "not to exceed").
 _RELATIVE_NEGATION = (
-    r"\b(?:who|that|which)\s+(?:(?:is|are|was|were|has|have|had|do|does|did|will|would|can|may)\s+)?(?:not|never|no\s+longer)\b"
+    r"\b(?:who|that|which)\s+(?:(?:is|are|was|were|has|have|had|do|does|did|will|would|can|may)\s+)?"
+    r"(?:not|never|no\s+longer)\b"
     r"|\b(?:who|that|which)\s+\w+n['’]t\b"
 )
 _PREDICATE = re.compile(r"\b(?:is|are|be|been|being|was|were|remains?|becomes?|considered|deemed|strictly|always)\s+$",
@@ -453,6 +454,12 @@ def overstated_quantifier(claim: str, quote: str) -> tuple[str, str] | None:
         return None
     part = rules.partial.search(quote)
     return (every.group(0), part.group(0)) if part and not rules.partial.search(claim) else None
+
+
+def names_a_part(words: str) -> bool:
+    """Whether `words` are a quantifier of part of a group ("a small sample of", "most"; `conditions.toml`
+    `partial`)."""
+    return _rules().partial.fullmatch(words.strip()) is not None
 
 
 def negation_scopes(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str]]]:

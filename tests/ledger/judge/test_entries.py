@@ -130,7 +130,8 @@ def test_a_claim_not_found_shows_the_closest_passage_the_rules_read_and_why_it_i
 
 
 def test_support_in_a_passage_too_far_from_the_claim_leaves_a_not_found_that_shows_the_passage() -> None:
-    claim = Claim(id="c4", text="Visitors must not bring food into the galleries.", type="policy", importance="material")
+    claim = Claim(id="c4", text="Visitors must not bring food into the galleries.", type="policy",
+                  importance="material")
     loose = searched(0.62, support="partial").model_copy(update={
         "quote": "Eating is not allowed in any gallery.", "entailment": 0.2,
         "reason": "the quote supports part of the claim; not found: 'visitor', 'bring'"})

@@ -195,6 +195,15 @@ def test_a_claim_that_drops_the_quote_s_condition_is_contradicted() -> None:
     assert decide_support(features("A batch can be reported with a comment.", quote, 0.85))[0] != "contradicted"
 
 
+def test_a_claim_about_every_member_against_a_quote_about_a_sample_is_contradicted_and_says_so() -> None:
+    support, reason = decide_support(features("Every complaint is reviewed by a director.",
+                                              "A small sample of complaints is reviewed by a director.", 0.85))
+    assert support == "contradicted" and "only of part of them ('A small sample of ...')" in reason
+    sample = "A small sample of complaints is reviewed by a director."
+    plain = features("Complaints are reviewed by a director.", sample, 0.85)
+    assert decide_support(plain)[0] != "contradicted"
+
+
 def test_an_item_not_named_is_one_the_quote_excepts_unless_named() -> None:
     quote = "The most we will pay for any single item is £2,000 unless the item is listed by name in your schedule."
     f = features("Any single item not named in the schedule is capped at £2,000.", quote, 0.8)

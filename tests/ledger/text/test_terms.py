@@ -220,7 +220,8 @@ def test_an_exception_made_with_unless_is_the_one_a_negation_names(plain: str, n
 @pytest.mark.parametrize(
     ("claim", "quote", "turned"),
     [
-        ("Members will pay a higher fee from May.", "From 1 May the fee will fall from £40 to £35.", ("higher", "fall")),
+        ("Members will pay a higher fee from May.", "From 1 May the fee will fall from £40 to £35.",
+         ("higher", "fall")),
         ("The allowance gets smaller in March.", "In March the allowance will rise from 20 kg to 23 kg.",
          ("smaller", "rise")),
         ("The allowance gets larger in March.", "In March the allowance will rise from 20 kg to 23 kg.", None),

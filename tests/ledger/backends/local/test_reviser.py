@@ -93,8 +93,8 @@ def test_a_correction_leaves_the_clause_number_of_the_document_out() -> None:
     numbered = make_chunk("4. Payment\n\n4.2 The hirer pays a deposit of £250 when booking.", "Hire terms",
                           date(2026, 1, 5), "hire")
     draft = f"The hirer pays a deposit of £150 when booking [cite:{numbered.hash}]."
-    ledger = ledger_for(draft, {"£150": ("contradicted", [match(numbered, "contradicted",
-                                                                "4.2 The hirer pays a deposit of £250 when booking.")], [])})
+    quote = "4.2 The hirer pays a deposit of £250 when booking."
+    ledger = ledger_for(draft, {"£150": ("contradicted", [match(numbered, "contradicted", quote)], [])})
     revised = RuleReviser(LocalWriter(object(), RevisionSettings())).revise(QUESTION, draft, ledger, [numbered])  # type: ignore[arg-type]
     assert revised == f"The hirer pays a deposit of £250 when booking [cite:{numbered.hash}]."
 
