@@ -16,7 +16,7 @@ from ledger.audit.types import AuditRecord
 from ledger.core.types import EvidenceLedger, EvidenceMatch, LedgerEntry, RevisionAttempt, RunResult
 from ledger.exports.citations import numbered_answer
 from ledger.exports.json_csv import FORMATS, export_run
-from ui.outcome import completeness_label, coverage_label, shown_verdict, unsupported_label
+from ui.outcome import change_vs_draft, completeness_label, coverage_label, shown_verdict, unsupported_label
 from ui.services import BACKEND_LABELS, code, guarded, plain
 
 VERDICT_LABEL = {"supported": "Supported", "weak": "Weak", "contradicted": "Contradicted", "not_found": "Not found"}
@@ -71,16 +71,17 @@ def _metrics(result: RunResult) -> None:
     first = result.revisions[0].ledger.summary if len(result.revisions) > 1 else None
     comparable = first is not None and first.total_claims > 0 and summary.total_claims > 0
     cols = [*st.columns(3), *st.columns(3)]  # two rows: six in one row cut their labels and values short ("Medi…")
+    coverage = change_vs_draft(first.evidence_coverage, summary.evidence_coverage) if comparable and first else None
     cols[0].metric(
-        "Evidence coverage", coverage_label(summary), border=True,
-        delta=f"{(summary.evidence_coverage - first.evidence_coverage) * 100:+.0f} pts vs draft"
-        if comparable and first else None,
-        help="(supported + weak) / claims that are not minor; n/a when the answer makes no claims",
+        "Evidence coverage", coverage_label(summary), border=True, delta=coverage[0] if coverage else None,
+        delta_arrow="auto" if coverage and coverage[1] else "off", delta_color="normal" if coverage and coverage[1]
+        else "off", help="(supported + weak) / claims that are not minor; n/a when the answer makes no claims",
     )
+    unsupported = change_vs_draft(first.unsupported_rate, summary.unsupported_rate) if comparable and first else None
     cols[1].metric(
-        "Unsupported rate", unsupported_label(summary), border=True, delta_color="inverse",
-        delta=f"{(summary.unsupported_rate - first.unsupported_rate) * 100:+.0f} pts vs draft"
-        if comparable and first else None,
+        "Unsupported rate", unsupported_label(summary), border=True, delta=unsupported[0] if unsupported else None,
+        delta_arrow="auto" if unsupported and unsupported[1] else "off",
+        delta_color="inverse" if unsupported and unsupported[1] else "off",
         help="not_found / claims that are not minor; n/a when the answer makes no claims",
     )
     counts = " · ".join(f"{n} {VERDICT_LABEL[v].lower()}" for v, n in summary.verdicts.items() if n and v in

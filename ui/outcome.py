@@ -113,3 +113,11 @@ def has_problems(verdicts: dict[str, int], status: str, risk_flags: int, claim_f
     or any risk flag."""
     return (status != "ok" or verdicts.get("contradicted", 0) > 0 or verdicts.get("not_found", 0) > 0
             or risk_flags > 0 or claim_flags.get(PHANTOM_CITATION, 0) > 0)
+
+
+def change_vs_draft(before: float, after: float) -> tuple[str, bool]:
+    """A rate's change from the draft as shown beside it ("+25 pts vs draft"), and whether it changed at all: an
+    unchanged rate is "no change vs draft", with no arrow and no colour."""
+    points = round((after - before) * 100)
+    return (f"{points:+d} pts vs draft", True) if points else ("no change vs draft", False)
+

@@ -10,7 +10,7 @@ from ledger.exports.changes import apply_changes, review_record, suggested_chang
 from tests.ledger.audit_fixtures import PHANTOM, flawed_run, simple_run
 from ui.components import answer_markdown
 from ui.evidence import highlighted
-from ui.outcome import coverage_label, run_outcome
+from ui.outcome import change_vs_draft, coverage_label, run_outcome
 from ui.pages_ingest import name_clashes, save_uploads
 
 
@@ -113,3 +113,9 @@ def test_a_proved_answer_with_a_high_risk_says_to_read_the_risk_first() -> None:
     run.risk_flags = [RiskFlag(type="instructions_in_document", severity="high", description="…")]
     outcome = run_outcome(run)
     assert outcome.kind == "proved" and "Read the high risks first: instructions in document." in outcome.details
+
+
+def test_a_rate_the_revision_did_not_change_shows_no_arrow() -> None:
+    assert change_vs_draft(0.5, 0.75) == ("+25 pts vs draft", True)
+    assert change_vs_draft(0.25, 0.0) == ("-25 pts vs draft", True)
+    assert change_vs_draft(0.0, 0.0) == ("no change vs draft", False)  # was "↑ +0 pts vs draft", in red
