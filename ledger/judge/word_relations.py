@@ -118,7 +118,7 @@ def one_inside_the_other(a: str, b: str, table: WordNetTable) -> bool:
 @lru_cache(maxsize=50_000)
 def _senses(table: WordNetTable, phrase: str) -> tuple[int, ...]:
     words = phrase.split(" ")
-    if 1 < len(words) <= 3:  # a phrasal verb or compound is one lemma ("held up" is "hold_up", a delay)
+    if 1 < len(words) <= 3:  # a phrasal verb or compound is one lemma ("put off" is "put_off", a postponement)
         for pos in POS_CODES:
             head = table._base_form(words[0], pos)
             if head is not None and (senses := table._lemma_senses("_".join([head, *words[1:]]), pos)):

@@ -330,8 +330,8 @@ def _rate_words() -> dict[str, str]:
 
 
 def _period(q: Quantity) -> str:
-    """The period an amount of money is paid in: its own ("£35 a month"), else the one a rate word among the words
-    around it names ("the annual fee is £420"), else none."""
+    """The period an amount of money is paid in: its own ("£30 a month"), else the one a rate word among the words
+    around it names ("the annual fee is £360"), else none."""
     if q.per or q.kind != "money":
         return q.per
     named = {period for word, period in _rate_words().items() if word in q.about}
@@ -339,7 +339,7 @@ def _period(q: Quantity) -> str:
 
 
 def _per_year(a: Quantity, b: Quantity) -> tuple[float, float] | None:
-    """Two amounts of money paid in different periods, as amounts a year ("£35 a month" and "£420 a year")."""
+    """Two amounts of money paid in different periods, as amounts a year ("£30 a month" and "£360 a year")."""
     pa, pb = _period(a), _period(b)
     if a.kind != "money" or b.kind != "money" or pa == pb or pa not in PER_YEAR or pb not in PER_YEAR:
         return None
@@ -383,7 +383,7 @@ def _equal(a: Quantity, b: Quantity) -> bool:
         return False  # "at least 10 days" is not "up to 10 days"
     if b.upper is not None and not (a.ranged or a.bound) and b.value <= a.value <= b.upper:
         return True
-    x, y = _per_year(a, b) or (a.value, b.value)  # "£35 a month" is "£420 a year"
+    x, y = _per_year(a, b) or (a.value, b.value)  # "£30 a month" is "£360 a year"
     if measures := _measures(a, b):
         # units of measure: the same amount in any unit ("26 miles" is "41.8 km", not "26 km"), within the rounding of
         # a converted figure
@@ -548,7 +548,7 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
                 results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
             else:
                 in_words = group_working(q, best) if groups.get(best) else spans.get(best, "")
-                if not in_words and _per_year(q, best) is not None:  # "£420 (a year) is £35 a month"
+                if not in_words and _per_year(q, best) is not None:  # "£360 (a year) is £30 a month"
                     in_words = f"{best.text}{'' if best.per else ' a ' + _period(best)} is {q.text}"
                 results.append(QuantityMatch(q, "matched", best, anchor(best), derivation=in_words))
         elif working := derivation(q, evidence):

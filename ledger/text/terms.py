@@ -61,7 +61,7 @@ class _Rules:
     contrasts: tuple[frozenset[str], ...]
     up: frozenset[str]  # contrasts.toml directions_up, as compared (canonical stems): "increase", "higher"
     down: frozenset[str]  # ... directions_down: "decrease", "lower"
-    cessation: frozenset[str]  # "stopped" (offering): negates its gerund alone ("quit touring and released ...")
+    cessation: frozenset[str]  # "stopped" (offering): negates its gerund alone ("quit farming and opened a shop")
     prefixes: tuple[str, ...]  # negative prefixes ("un", "dis"): "unguarded" denies "guarded"
     age_markers: frozenset[str]  # "old" after "year": part of an age
     exception: re.Pattern[str]  # negation.toml `restricting`: "unless", "except", ...
@@ -318,8 +318,8 @@ def find_swaps(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
 
 def opposite_direction(claim: str, quote: str) -> tuple[str, str] | None:
     """(claim's word, quote's word) when the claim speaks of a move or comparison one way only and the quote the
-    other way only: "a higher rate from July" against "the rate will fall from 4.5% to 4.25%", "a smaller allowance"
-    against "the allowance will rise" (the lexicon's `directions_up` / `directions_down`, any form). Pure."""
+    other way only: "a higher fee from May" against "the fee will fall from £40 to £35", "a smaller discount"
+    against "the discount will rise" (the lexicon's `directions_up` / `directions_down`, any form). Pure."""
     rules = _rules()
     ours, theirs = _canonical_tokens(claim), _canonical_tokens(quote)
     for one, other in ((rules.up, rules.down), (rules.down, rules.up)):
@@ -445,8 +445,8 @@ def holds_in_every_case(claim: str, quote: str) -> str | None:
 
 def overstated_quantifier(claim: str, quote: str) -> tuple[str, str] | None:
     """(the claim's "every", the quote's "a small sample of") when the claim says a statement holds for every member
-    of a group and the quote for a part of it only ("every recorded call is listened to" against "a small sample of
-    recordings is reviewed"; the lexicon's `conditions.toml` `every` and `partial`), and the quote does not say
+    of a group and the quote for a part of it only ("every invoice is checked" against "a sample of invoices is
+    checked"; the lexicon's `conditions.toml` `every` and `partial`), and the quote does not say
     "every" itself. Pure."""
     rules = _rules()
     every = rules.every.search(claim)

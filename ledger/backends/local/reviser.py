@@ -105,11 +105,11 @@ def other_subject(claim: str, sentence: str) -> bool:
     return any(word in theirs for word in mine)
 
 
-KIN_PREFIX = 5  # letters two stems share at their start to be one word in two forms ("absenc"/"absent")
+KIN_PREFIX = 5  # letters two stems share at their start to be one word in two forms ("residenc"/"resid")
 
 
 def _kin(stem: str, others: set[str]) -> bool:
-    """Whether another form of the word is among `others`: "persistent absence" and "persistently absent" qualify
+    """Whether another form of the word is among `others`: "permanent residence" and "permanently resident" qualify
     the same thing, which the stemmer keeps apart."""
     return len(stem) >= KIN_PREFIX and any(o[:KIN_PREFIX] == stem[:KIN_PREFIX] for o in others)
 

@@ -26,7 +26,7 @@ _BULLET = re.compile(r"[ \t]*(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))[ \t]+$
 _TERMINAL = re.compile(r"[.!?][\"')\]*]*$")
 _LABEL_LINE = re.compile(r"^[A-Z][\w ()/&.-]{1,40}:\s+\S")
 _HEADING_PREFIX = re.compile(r"^(?:#{1,6}\s*)?(?:(?:\d{1,3}[.)]|[A-Z][.)]|§\s*\d+)(?:\d+[.)]?)*\s+)?")
-# A clause number opening a sentence ("3.1 The Tenant shall ..."): the document's numbering, not part of what it says.
+# A clause number opening a sentence ("7.3 The Licensee shall ..."): the document's numbering, not part of what it says.
 CLAUSE_NUMBER = re.compile(r"^(?:\d{1,3}\.)+\d{1,3}\.?\s+(?=[A-Z])")
 _EDITION = re.compile(r"\b(?:edition|version|revision|rev|draft|updated|v\d+(?:\.\d+)*|(?:19|20)\d\d)\b", re.I)
 MIN_UNIT_WORDS = 2  # "3." at a chunk's end is a cut-off heading number, not a sentence

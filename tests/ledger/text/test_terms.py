@@ -222,9 +222,9 @@ def test_an_exception_made_with_unless_is_the_one_a_negation_names(plain: str, n
     [
         ("Members will pay a higher fee from May.", "From 1 May the fee will fall from £40 to £35.",
          ("higher", "fall")),
-        ("The allowance gets smaller in March.", "In March the allowance will rise from 20 kg to 23 kg.",
+        ("The discount gets smaller in March.", "In March the discount will rise from 10% to 15%.",
          ("smaller", "rise")),
-        ("The allowance gets larger in March.", "In March the allowance will rise from 20 kg to 23 kg.", None),
+        ("The discount gets larger in March.", "In March the discount will rise from 10% to 15%.", None),
         # a quote that moves both ways says nothing against either
         ("Fees will be higher.", "Fees fell in May but were raised again in June.", None),
         # "more" and "less" qualify far more often than they compare
