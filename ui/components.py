@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -71,17 +72,21 @@ def _metrics(result: RunResult) -> None:
     first = result.revisions[0].ledger.summary if len(result.revisions) > 1 else None
     comparable = first is not None and first.total_claims > 0 and summary.total_claims > 0
     cols = [*st.columns(3), *st.columns(3)]  # two rows: six in one row cut their labels and values short ("Medi…")
-    coverage = change_vs_draft(first.evidence_coverage, summary.evidence_coverage) if comparable and first else None
+    def change(before: float, after: float, colour: str) -> dict[str, Any]:
+        """The delta of a rate against the draft's: none without a comparable draft, grey and arrowless when equal."""
+        if not (comparable and first):
+            return {}
+        text, changed = change_vs_draft(before, after)
+        return {"delta": text, "delta_arrow": "auto" if changed else "off", "delta_color": colour if changed else "off"}
+
     cols[0].metric(
-        "Evidence coverage", coverage_label(summary), border=True, delta=coverage[0] if coverage else None,
-        delta_arrow="auto" if coverage and coverage[1] else "off", delta_color="normal" if coverage and coverage[1]
-        else "off", help="(supported + weak) / claims that are not minor; n/a when the answer makes no claims",
+        "Evidence coverage", coverage_label(summary), border=True,
+        **change(first.evidence_coverage if first else 0.0, summary.evidence_coverage, "normal"),
+        help="(supported + weak) / claims that are not minor; n/a when the answer makes no claims",
     )
-    unsupported = change_vs_draft(first.unsupported_rate, summary.unsupported_rate) if comparable and first else None
     cols[1].metric(
-        "Unsupported rate", unsupported_label(summary), border=True, delta=unsupported[0] if unsupported else None,
-        delta_arrow="auto" if unsupported and unsupported[1] else "off",
-        delta_color="inverse" if unsupported and unsupported[1] else "off",
+        "Unsupported rate", unsupported_label(summary), border=True,
+        **change(first.unsupported_rate if first else 0.0, summary.unsupported_rate, "inverse"),
         help="not_found / claims that are not minor; n/a when the answer makes no claims",
     )
     counts = " · ".join(f"{n} {VERDICT_LABEL[v].lower()}" for v, n in summary.verdicts.items() if n and v in

@@ -36,7 +36,7 @@ PER_YEAR = _PER_YEAR = {
     "minute": 525_600.0, "hour": 8_760.0, "day": 365.0, "week": 52.0, "fortnight": 26.0, "month": 12.0, "quarter": 4.0,
     "year": 1.0,
 }
-_TIMES = {"once": 1, "twice": 2, "thrice": 3}
+TIMES = _TIMES = {"once": 1, "twice": 2, "thrice": 3}
 # After these "a year" is a rate ("twice a year", "$50 a day"), not one year.
 _NOT_BEFORE_ARTICLE = {"once", "twice", "thrice", "times", "per", "$", "€", "£"}
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]

@@ -33,6 +33,7 @@ from ledger.text.numbers import (
     PER_WORDS,
     PER_YEAR,
     POINTS,
+    TIMES,
     TOKEN_RE,
     VERSION_RE,
     Token,
@@ -57,7 +58,8 @@ __all__ = [
 
 
 
-_OCCASIONS = {"twice": 2.0, "thrice": 3.0}  # "once" is as often "as soon as" ("once the form is signed")
+# "twice" and "thrice" alone count times; "once" is as often "as soon as" ("once the form is signed")
+_OCCASIONS = {word: float(n) for word, n in TIMES.items() if n >= 2}
 
 
 def extract_quantities(text: str) -> list[Quantity]:
@@ -353,7 +355,7 @@ def _comparable(a: Quantity, b: Quantity) -> bool:
     if a.kind == "money":
         pa, pb = _period(a), _period(b)
         return (a.unit == b.unit or not a.unit or not b.unit) and (
-            pa == pb or not pa or not pb or _per_year(a, b) is not None)
+            pa == pb or not pa or not pb or (pa in PER_YEAR and pb in PER_YEAR))
     if a.kind == "count" and (pair := _measures(a, b)):
         # "26 miles" and "42 km" are both lengths; "110 miles long" and "8 mi east" are lengths of different things
         qualified_a, qualified_b = (q.context - {stem(measure_word(q.text))} for q in (a, b))
