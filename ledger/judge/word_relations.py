@@ -115,6 +115,39 @@ def one_inside_the_other(a: str, b: str, table: WordNetTable) -> bool:
     return any(y in table.wholes(x) or x in table.wholes(y) for x in ours for y in theirs)
 
 
+PARTY_ROOTS = ("person", "social_group")  # what a word for someone who acts is a kind of
+
+
+def names_a_party(word: str, table: WordNetTable, *, noun_here: bool = False, head_here: bool = False) -> bool:
+    """Whether a word's commonest noun sense is a kind of person or of social group ("manager", "technician",
+    "committee"): who can do or be responsible for something, as a "who" question asks.
+
+    Its place in the sentence says whether it is a noun at all: a word that can be a verb ("guide", "nurse", and the
+    verbs WordNet also knows as someone's name, "begin") counts only when `noun_here` (it follows "the", "a",
+    "by" ...); one that can be an adjective ("master", "national") only when it also ends its noun phrase,
+    `head_here` ("the harbour master decides", not "the master bedroom")."""
+    senses = table.word_senses(word.lower())
+    kinds = {int(table.pos[s]) for s in senses}
+    if not senses or int(table.pos[senses[0]]) != POS_CODES["n"]:
+        return False
+    if kinds & {POS_CODES["a"], POS_CODES["r"]} and not (noun_here and head_here):
+        return False
+    if POS_CODES["v"] in kinds and not noun_here:
+        return False
+    ancestors = table.hypernyms(senses[0])
+    return any(_root(table, name) in ancestors for name in PARTY_ROOTS)
+
+
+def can_be_a_noun(word: str, table: WordNetTable) -> bool:
+    """Whether WordNet knows the word (or its base form) as a noun."""
+    return any(int(table.pos[s]) == POS_CODES["n"] for s in table.word_senses(word.lower()))
+
+
+@cache
+def _root(table: WordNetTable, lemma: str) -> int:
+    return table._lemma_senses(lemma, "n")[0]
+
+
 @lru_cache(maxsize=50_000)
 def _senses(table: WordNetTable, phrase: str) -> tuple[int, ...]:
     words = phrase.split(" ")

@@ -156,7 +156,7 @@ class QuestionPart:
     periods: frozenset[str] = frozenset()
 
     actions: frozenset[str] = frozenset()
-    wants_person: bool = False  # "who …", "by whom …": answered by a name
+    wants_person: bool = False  # "who …", "by whom …": answered by a name, or failing one a role
 
 
 def without_time_frames(text: str) -> str:

@@ -15,7 +15,8 @@ in general English (wordfreq) and that no evidence passage names (synonyms and i
 named by "retention") means "not answered" unless the unit is nearly a paraphrase; a focus word its whole passage
 never names means "not this unit" unless it is close; and the unit must be the kind of statement asked for: a
 figure of the wanted kind ("how often": a frequency), the action asked about ("kept": a retention), the period
-asked about (not another quarter), for "how many visits" a count of visits, and for "who" a name. A code the
+asked about (not another quarter), for "how many visits" a count of visits, and for "who" a name (failing that,
+a word for a kind of person where a doer stands: "approved by the finance manager"). A code the
 question asks about ("CFF25-038") lifts the units that state it and sinks those stating a sibling code
 ("CFF25-001").
 """
@@ -46,6 +47,8 @@ from ledger.backends.local.units import Unit, evidence_units, figure_conflict, s
 from ledger.core.settings import RevisionSettings
 from ledger.core.types import Chunk
 from ledger.judge.claims import content_stems
+from ledger.judge.word_relations import bundled_wordnet, can_be_a_noun, names_a_party
+from ledger.text.lexicon import lexicon
 from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
 
 # Score = similarity + OVERLAP_WEIGHT × share of focus stems + FIGURE_BONUS when a wanted figure is present.
@@ -193,7 +196,28 @@ class LocalWriter:
         self, part: QuestionPart, scores: list[float], units: list[Unit], sims: np.ndarray, unknown: frozenset[str]
     ) -> list[tuple[float, int]]:
         """(score, unit index) of the units that answer a part, best first: relevant, on its focus words, with a
-        figure when one is asked, and within RUNNER_UP_MARGIN of the best one. Empty when none does."""
+        figure when one is asked, and within RUNNER_UP_MARGIN of the best one. Empty when none does.
+
+        "Who" is answered by a name; only when no unit names anyone, by a role ("... approved by the finance
+        manager"), and then also by the unit of that document that names whoever holds the role ("Our treasurer is
+        Priya Okonkwo."), however it scores."""
+        if not part.wants_person:
+            return self._scan(part, scores, units, sims, unknown, ())
+        found = self._scan(part, scores, units, sims, unknown, ("name",))
+        if found:
+            return found
+        found = self._scan(part, scores, units, sims, unknown, ("name", "role"))
+        if found:
+            holder = _holder(units[found[0][1]], part.text, units, {i for _, i in found})
+            if holder is not None:
+                found.append((scores[holder], holder))
+        return found
+
+    def _scan(
+        self, part: QuestionPart, scores: list[float], units: list[Unit], sims: np.ndarray, unknown: frozenset[str],
+        naming: tuple[str, ...],
+    ) -> list[tuple[float, int]]:
+        """`_answers` with the ways a unit may name someone for a "who" part (`naming`: "name", "role")."""
         found: list[tuple[float, int]] = []
         for i in np.argsort(-np.asarray(scores), kind="stable"):
             unit, score, sim = units[i], scores[i], float(sims[i])
@@ -213,8 +237,8 @@ class LocalWriter:
             bar = CONTEXT_SIMILARITY if covered * 2 >= len(part.focus) else UNKNOWN_WORD_SIMILARITY
             if sim < bar and any(len(s) >= 4 and not stem_covered(s, unit.context_stems) for s in part.focus):
                 continue
-            if part.wants_person and not _names_someone(part.text, unit):
-                continue  # "who …" is answered by a name
+            if part.wants_person and _names_someone(part.text, unit) not in naming:
+                continue  # "who …" is answered by a name (or, failing any, a role)
             if on_topic and (not part.wants_figure or _states_figure(part, unit)) and _fits(part, unit):
                 found.append((score, int(i)))
         return found
@@ -269,11 +293,55 @@ def _code_shape(code: str) -> re.Pattern[str]:
 _NAME = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?")
 
 
-def _names_someone(question: str, unit: Unit) -> bool:
-    """Whether a unit names a person or body the question does not: a capitalised word that does not open it."""
+def _names_someone(question: str, unit: Unit) -> str:
+    """How a unit names a person or body the question does not: "name" for a capitalised word that does not open it
+    ("Priya Okonkwo"), "role" for a word for a kind of person or group where a doer stands ("approved by the finance
+    manager", "The committee decides"), "" for neither."""
     asked = {w.lower() for w in re.findall(r"[\w'’-]+", question)}
     text = unit.text.lstrip("*_#>-•· ")
-    return any(m.start() > 0 and m.group(0).lower() not in asked for m in _NAME.finditer(text))
+    if any(m.start() > 0 and m.group(0).lower() not in asked for m in _NAME.finditer(text)):
+        return "name"
+    return "role" if _roles(question, text) else ""
+
+
+SUBJECT_WORDS = 4  # a word for a person among a sentence's first words is its subject ("The duty technician moves")
+PARTY_REACH = 4  # ... or within this many words after "by", "to" ("reported to the radiation protection supervisor")
+
+
+def _roles(question: str, text: str) -> list[str]:
+    """The words for a kind of person or group ("manager", "committee") that stand where a doer or an addressee
+    does, and that the question does not use."""
+    lex = lexicon()
+    noun_before, party_before = lex.word_set("questions", "noun_before"), lex.word_set("questions", "party_before")
+    asked = {w.lower() for w in re.findall(r"[\w'’-]+", question)}
+    asked_stems = content_stems(question)
+    table = bundled_wordnet()
+    words = re.findall(r"[A-Za-z]+", text)
+    found = []
+    for i, word in enumerate(words):
+        if word.lower() in asked or not content_stems(word) or content_stems(word) & asked_stems:
+            continue
+        if len(word) < 4 or not (word.islower() or (i == 0 and word[1:].islower())):
+            continue  # a role is a word in lower case; not "SEC" of a code, nor "io" (WordNet's Io, a priestess)
+        before = [w.lower() for w in words[max(0, i - PARTY_REACH):i]]
+        if i >= SUBJECT_WORDS and not set(before) & party_before:
+            continue
+        noun_here = bool(set(before[-2:]) & noun_before)  # "by the duty technician"
+        head_here = i + 1 == len(words) or not can_be_a_noun(words[i + 1], table)  # "the master decides"
+        if names_a_party(word, table, noun_here=noun_here, head_here=head_here):
+            found.append(word)
+    return found
+
+
+def _holder(role_unit: Unit, question: str, units: list[Unit], taken: set[int]) -> int | None:
+    """The unit of the same document that names whoever holds a role a "who" answer gave ("The treasurer is
+    Priya Okonkwo." for "... kept by the treasurer"), if any."""
+    roles = [content_stems(role) for role in _roles(question, role_unit.text)]
+    for j, unit in enumerate(units):
+        if (j not in taken and unit.chunk.document_id == role_unit.chunk.document_id
+                and any(stems <= unit.stems for stems in roles) and _names_someone(question, unit) == "name"):
+            return j
+    return None
 
 
 def _states_figure(part: QuestionPart, unit: Unit) -> bool:

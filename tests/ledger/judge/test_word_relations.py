@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.judge.word_relations import RELATION_FEATURES, bundled_wordnet, relation_features
+from ledger.judge.word_relations import RELATION_FEATURES, bundled_wordnet, names_a_party, relation_features
 
 
 def relations(a: str, b: str) -> set[str]:
@@ -75,3 +75,21 @@ def test_a_part_and_its_whole_in_the_claims_place_is_no_swap() -> None:
     assert features(claim, quote, 0.8).swaps  # the rules alone: another name in the claim's place
     assert not features(claim, quote, 0.8, nested=nested).swaps
     assert features("Sky UK serves Manchester.", "Sky UK serves London.", 0.8, nested=nested).swaps
+
+
+@pytest.mark.parametrize(("word", "party"), [
+    ("manager", True), ("technician", True), ("Treasurer", True), ("committee", True), ("council", True),
+    ("fridge", False), ("temperature", False), ("minutes", False), ("quickly", False), ("", False),
+    ("national", False), ("begin", False),  # an adjective; a verb that WordNet also knows as a statesman's name
+])
+def test_words_for_a_person_or_a_body_are_parties(word: str, party: bool) -> None:
+    # What a "who" question is answered by when the documents name a role, not a person's name.
+    assert names_a_party(word, bundled_wordnet()) is party
+
+
+def test_a_word_that_can_be_a_verb_or_an_adjective_is_a_party_only_where_a_noun_stands() -> None:
+    table = bundled_wordnet()
+    assert not names_a_party("staff", table)  # "to staff the desk"
+    assert names_a_party("staff", table, noun_here=True)  # "by the staff"
+    assert not names_a_party("master", table, noun_here=True)  # "the master bedroom"
+    assert names_a_party("master", table, noun_here=True, head_here=True)  # "the harbour master decides"

@@ -373,6 +373,41 @@ def test_who_is_answered_by_a_sentence_that_names_someone(embedder) -> None:  # 
 
 
 @pytest.mark.model
+def test_who_is_answered_by_a_sentence_that_names_a_role(embedder) -> None:  # type: ignore[no-untyped-def]
+    # Documents often name a role, not a person: "the finance manager" answers "who", in lower case.
+    evidence = [_doc_chunk("Refunds of more than 500 euros are approved by the finance manager. Refunds are paid "
+                           "back to the card used for the purchase.", 1)]
+    draft = write(embedder, "Who approves refunds over 500 euros?", evidence)
+    assert draft.answered, draft.text
+    assert "approved by the finance manager" in draft.text
+
+
+@pytest.mark.model
+def test_a_role_that_answers_who_brings_the_name_of_whoever_holds_it(embedder) -> None:  # type: ignore[no-untyped-def]
+    evidence = [_doc_chunk("Boat bookings are taken by the club bosun. The bosun for this season is Anna Brook. "
+                           "Bookings open a week before each outing.", 1)]
+    draft = write(embedder, "Who takes boat bookings?", evidence)
+    assert "taken by the club bosun" in draft.text and "Anna Brook" in draft.text
+
+
+@pytest.mark.model
+def test_a_word_for_a_group_that_does_not_act_does_not_answer_who(embedder) -> None:  # type: ignore[no-untyped-def]
+    # "club" here only says whose accounts they are: nobody is said to publish the report.
+    evidence = [_doc_chunk("The report on the annual accounts of the club is published every summer. It lists the "
+                           "income from boat hire.", 1)]
+    draft = write(embedder, "Who publishes the report on the annual accounts?", evidence)
+    assert not draft.answered, draft.text
+
+
+@pytest.mark.model
+def test_who_is_not_answered_by_a_sentence_naming_nobody(embedder) -> None:  # type: ignore[no-untyped-def]
+    evidence = [_doc_chunk("Refunds of more than 500 euros are approved within ten working days. Refunds are paid "
+                           "back to the card used for the purchase.", 1)]
+    draft = write(embedder, "Who approves refunds over 500 euros?", evidence)
+    assert not draft.answered, draft.text
+
+
+@pytest.mark.model
 def test_the_code_asked_about_wins_over_a_sibling_code(embedder) -> None:  # type: ignore[no-untyped-def]
     evidence = [_doc_chunk("Hull HX-210 was repaired by Tomas Berg after the spring regatta. Hull HX-220 went to the "
                            "workshop of Anna Lind in May.", 1)]
