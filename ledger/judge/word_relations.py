@@ -126,7 +126,7 @@ def names_a_party(word: str, table: WordNetTable, *, noun_here: bool = False, he
     verbs WordNet also knows as someone's name, "begin") counts only when `noun_here` (it follows "the", "a",
     "by" ...); one that can be an adjective ("master", "national") only when it also ends its noun phrase,
     `head_here` ("the harbour master decides", not "the master bedroom")."""
-    senses = table.word_senses(word.lower())
+    senses = table.word_senses(word.lower()) or _compound_head(word.lower(), table)
     kinds = {int(table.pos[s]) for s in senses}
     if not senses or int(table.pos[senses[0]]) != POS_CODES["n"]:
         return False
@@ -136,6 +136,15 @@ def names_a_party(word: str, table: WordNetTable, *, noun_here: bool = False, he
         return False
     ancestors = table.hypernyms(senses[0])
     return any(_root(table, name) in ancestors for name in PARTY_ROOTS)
+
+
+def _compound_head(word: str, table: WordNetTable) -> tuple[int, ...]:
+    """The senses of the longest known word that ends a compound WordNet does not know ("headteacher" is a kind of
+    "teacher", "caseworker" of "worker"): English compounds are head-final."""
+    for start in range(1, len(word) - 3):
+        if senses := table.word_senses(word[start:]):
+            return senses
+    return ()
 
 
 def can_be_a_noun(word: str, table: WordNetTable) -> bool:

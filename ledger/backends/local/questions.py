@@ -63,9 +63,9 @@ def _words() -> _Words:
 
 
 # A question asks for a figure with "how much", "when", … or a figure noun of the lexicon ("What is the fee?").
+_HOW_MUCH = r"\bhow\s+(?:much|many|long|often|soon|quickly|fast|late|early|far|big|large|high|low|old|frequently)\b"
 _WANTS_FIGURE = (
-    r"\bhow\s+(?:much|many|long|often|soon|quickly|fast|late|early|far|big|large|high|low|old|frequently)\b|"
-    r"\bwhen\b|\bby\s+when\b|\bwhat\s+(?:time|date|day|year|percentage|share)\b|\bwithin\s+what\b"
+    _HOW_MUCH + r"|\bwhen\b|\bby\s+when\b|\bwhat\s+(?:time|date|day|year|percentage|share)\b|\bwithin\s+what\b"
 )
 # Figure kinds (ledger.text.quantities) that can answer "how long", "how many", …; a unit stating only other kinds
 # (a fee for "how long", a weekday for "how much") does not answer it.
@@ -234,7 +234,10 @@ def whole_question(question: str, parts: list[QuestionPart]) -> QuestionPart:
 
 
 def wants_figure(question: str) -> bool:
-    """Whether a question asks for a number, amount, duration or date."""
+    """Whether a question asks for a number, amount, duration or date. A "who" question asks for someone: its
+    figure words ("Who pays the fee?", "Who is told when ...") are its topic, unless it also asks "how much"."""
+    if _WHO.search(question):
+        return bool(re.search(_HOW_MUCH, question, re.IGNORECASE))
     return bool(_words().wants_figure.search(question))
 
 

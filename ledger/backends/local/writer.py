@@ -299,7 +299,9 @@ def _names_someone(question: str, unit: Unit) -> str:
     manager", "The committee decides"), "" for neither."""
     asked = {w.lower() for w in re.findall(r"[\w'’-]+", question)}
     text = unit.text.lstrip("*_#>-•· ")
-    if any(m.start() > 0 and m.group(0).lower() not in asked for m in _NAME.finditer(text)):
+    lex = lexicon()
+    dates = lex.word_set("calendar", "months") | lex.word_set("calendar", "weekdays")  # "every Tuesday" names no one
+    if any(m.start() > 0 and m.group(0).lower() not in asked | dates for m in _NAME.finditer(text)):
         return "name"
     return "role" if _roles(question, text) else ""
 

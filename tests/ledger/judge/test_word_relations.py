@@ -81,6 +81,7 @@ def test_a_part_and_its_whole_in_the_claims_place_is_no_swap() -> None:
     ("manager", True), ("technician", True), ("Treasurer", True), ("committee", True), ("council", True),
     ("fridge", False), ("temperature", False), ("minutes", False), ("quickly", False), ("", False),
     ("national", False), ("begin", False),  # an adjective; a verb that WordNet also knows as a statesman's name
+    ("headteacher", True), ("groundsman", True), ("backupfridge", False),  # a compound WordNet lacks: its last part
 ])
 def test_words_for_a_person_or_a_body_are_parties(word: str, party: bool) -> None:
     # What a "who" question is answered by when the documents name a role, not a person's name.

@@ -400,6 +400,20 @@ def test_a_word_for_a_group_that_does_not_act_does_not_answer_who(embedder) -> N
 
 
 @pytest.mark.model
+def test_who_asked_about_a_fee_wants_someone_not_a_figure(embedder) -> None:  # type: ignore[no-untyped-def]
+    evidence = [_doc_chunk("Mooring fees are collected by the harbour clerk. Moorings are allocated each spring.", 1)]
+    draft = write(embedder, "Who collects the mooring fees?", evidence)
+    assert draft.answered and "collected by the harbour clerk" in draft.text, draft.text
+
+
+@pytest.mark.model
+def test_a_weekday_or_a_month_names_no_one(embedder) -> None:  # type: ignore[no-untyped-def]
+    evidence = [_doc_chunk("The boat shed is cleaned every Tuesday and repainted in March. It holds twelve boats.", 1)]
+    draft = write(embedder, "Who cleans the boat shed?", evidence)
+    assert not draft.answered, draft.text
+
+
+@pytest.mark.model
 def test_who_is_not_answered_by_a_sentence_naming_nobody(embedder) -> None:  # type: ignore[no-untyped-def]
     evidence = [_doc_chunk("Refunds of more than 500 euros are approved within ten working days. Refunds are paid "
                            "back to the card used for the purchase.", 1)]
