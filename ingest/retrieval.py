@@ -9,7 +9,7 @@ similarity, which the relevance bar reads.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -21,6 +21,8 @@ from ledger.storage.keywords import KeywordHit, KeywordIndex
 
 DENSE_WEIGHT = 0.7  # the dense similarity's share of a fused score; the keyword score has the rest
 MIN_POOL = 20  # each ranking contributes at least this many candidates to the fusion
+SENTENCE_FLOOR = 0.15  # a chunk under the relevance bar but at least this similar is read sentence by sentence
+READ_CHUNKS = 3  # ... the best-ranked few of them only: each sentence read is a pass of the encoder
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'._/-]*[A-Za-z0-9]")
 
 
@@ -76,10 +78,14 @@ def fuse(
 class Retriever:
     """Embeds queries (in one batch) and searches the workspace: dense, keyword, or both fused."""
 
-    def __init__(self, store: VectorStore, embedder: Embedder, keywords: KeywordIndex | None = None) -> None:
+    def __init__(
+        self, store: VectorStore, embedder: Embedder, keywords: KeywordIndex | None = None,
+        sentences: Callable[[str, Chunk], Sequence[str]] | None = None,
+    ) -> None:
         self.store = store
         self.embedder = embedder
         self.keywords = keywords
+        self.sentences = sentences  # the sentences of a chunk worth reading for a question (see `retrieve`)
 
     def hybrid_many(self, texts: list[str], k: int) -> list[list[ScoredChunk]]:
         """The k best chunks of each text by fused dense and keyword rank (dense only without a keyword index)."""
@@ -166,8 +172,34 @@ class Retriever:
             return vectors, nearest, matched.result()
 
     def retrieve(self, question: str, k: int, min_relevance: float) -> list[ScoredChunk]:
-        """Chunks relevant to a question: the k best by hybrid rank that clear the relevance bar or contain a code
-        or name the question asks about."""
+        """Chunks relevant to a question: the k best by hybrid rank that clear the relevance bar, contain a code or
+        name the question asks about, or have a sentence that clears the bar.
+
+        A short question scores low against a whole chunk that covers several things ("How much is a return
+        ticket?" against a page of timetable, fares and cancellations: 0.23), so a chunk under the bar is read
+        sentence by sentence (those `sentences` picks, each embedded) and kept, with its best sentence's
+        similarity, when one clears it: the `READ_CHUNKS` best-ranked such chunks at least `SENTENCE_FLOOR` similar
+        (less similar ones are about something else).
+        """
         terms = named_terms(question)
-        return [hit for hit in self.hybrid_many([question], k)[0]
-                if hit.similarity >= min_relevance or mentions(hit.chunk.text, terms)]
+        hits = self.hybrid_many([question], k)[0]
+        kept = {hit.chunk.hash: hit for hit in hits
+                if hit.similarity >= min_relevance or mentions(hit.chunk.text, terms)}
+        below = [hit for hit in hits if hit.chunk.hash not in kept and hit.similarity >= SENTENCE_FLOOR][:READ_CHUNKS]
+        for hit, best in zip(below, self._best_sentences(question, [hit.chunk for hit in below]), strict=True):
+            if best >= min_relevance:
+                kept[hit.chunk.hash] = ScoredChunk(hit.chunk, best)
+        return [kept[hit.chunk.hash] for hit in hits if hit.chunk.hash in kept]
+
+    def _best_sentences(self, question: str, chunks: list[Chunk]) -> list[float]:
+        """The similarity of each chunk's sentence closest to the question (0 without a sentence picker)."""
+        if self.sentences is None or not chunks:
+            return [0.0 for _ in chunks]
+        read = [list(self.sentences(question, chunk)) for chunk in chunks]
+        vectors = self.embedder.encode([question] + [s for sentences in read for s in sentences])
+        scores, start = [], 1
+        for sentences in read:
+            own = vectors[start:start + len(sentences)]
+            start += len(sentences)
+            scores.append(float(np.max(own @ vectors[0])) if len(own) else 0.0)
+        return scores

@@ -136,7 +136,8 @@ class RevisionSettings(_Section):
     coverage_target: float = Field(0.85, description="Stop revising once evidence coverage reaches this.")
     max_revisions: int = Field(2, description="Revisions after the first draft.")
     retrieve_k: int = Field(8, description="Chunks retrieved for the writer.")
-    min_relevance: float = Field(0.3, description="Below this similarity a chunk is not relevant evidence.")
+    min_relevance: float = Field(0.3, description=(
+        "Below this similarity a chunk is not relevant evidence, unless one of its sentences clears it."))
     max_question_chars: int = Field(2_000, ge=10, description="Longer questions are refused with a clear message.")
     max_draft_chars: int = Field(100_000, ge=100, description="Longer drafts are refused with a clear message.")
 

@@ -17,6 +17,7 @@ from functools import cache, lru_cache
 import numpy as np
 
 from ledger.core.types import Chunk
+from ledger.judge.claims import content_stems
 from ledger.text.lexicon import lexicon
 from ledger.text.sentences import split_sentences
 from ledger.text.terms import stem
@@ -120,6 +121,18 @@ def likely_sentences(
             chosen.update(j for j in (i - 1, i + 1) if 0 <= j < len(sentences))
             chosen.update([h for h in headings if h < i][-1:])
     return [sentences[i] for i in sorted(chosen)]
+
+
+QUESTION_SENTENCES = 3  # sentences of a chunk under the relevance bar read for a question
+
+
+def sentences_to_read(question: str, chunk: Chunk) -> list[str]:
+    """The sentences of a chunk that share most with a question, for retrieval to embed when the whole chunk
+    scores under the relevance bar (`ingest.retrieval.Retriever.retrieve`); only sentences that share a content
+    word with it (none, for a chunk that shares none: embedding costs a pass of the encoder each)."""
+    wanted = content_stems(question)
+    sharing = [s for s in chunk_sentences(chunk) if content_stems(s) & wanted]
+    return likely_sentences(question, sharing, QUESTION_SENTENCES)
 
 
 def _normalised(vector: np.ndarray) -> np.ndarray:

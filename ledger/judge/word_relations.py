@@ -157,6 +157,30 @@ def _root(table: WordNetTable, lemma: str) -> int:
     return table._lemma_senses(lemma, "n")[0]
 
 
+NEAR_IN_MEANING = 2  # hypernym steps at most between a word and a kind of it that says the same thing in a question
+
+
+def near_in_meaning(a: str, b: str, table: WordNetTable) -> bool:
+    """Whether two words can say the same thing: a shared sense, or one a kind of the other at most
+    `NEAR_IN_MEANING` steps apart ("helpers" / "volunteers", "grub" / "larvae"), by their commonest senses."""
+    ours, theirs = _commonest_by_pos(table, a), _commonest_by_pos(table, b)
+    if set(ours) & set(theirs):
+        return True
+    for x in ours:
+        up_x = table.hypernyms(x)
+        for y in theirs:
+            if table.pos[x] == table.pos[y] and (up_x.get(y, 99) <= NEAR_IN_MEANING
+                                                  or table.hypernyms(y).get(x, 99) <= NEAR_IN_MEANING):
+                return True
+    return False
+
+
+def _commonest_by_pos(table: WordNetTable, word: str) -> tuple[int, ...]:
+    """A word's `SENSES` commonest senses of each part of speech ("start" as a noun and as a verb)."""
+    senses = table.word_senses(word)
+    return tuple(s for pos in POS_CODES.values() for s in [x for x in senses if table.pos[x] == pos][:SENSES])
+
+
 @lru_cache(maxsize=50_000)
 def _senses(table: WordNetTable, phrase: str) -> tuple[int, ...]:
     words = phrase.split(" ")

@@ -172,6 +172,7 @@ def build_retriever(settings: Settings, workspace: str | None = None, *, embedde
     that made the workspace's vectors, whatever the setting says now (VectorStore.query_embedder)."""
     from ingest.retrieval import Retriever
     from ingest.vectorstore import VectorStore
+    from ledger.judge.candidates import sentences_to_read
     from ledger.storage.database import open_engine
     from ledger.storage.keywords import KeywordIndex
     from ledger.text.lexicon import lexicon
@@ -179,7 +180,7 @@ def build_retriever(settings: Settings, workspace: str | None = None, *, embedde
     workspace = workspace_of(settings, workspace)
     store = VectorStore(settings, workspace)
     keywords = KeywordIndex(open_engine(settings), workspace, lexicon().word_set("stopwords", "key_terms"))
-    return Retriever(store, store.query_embedder(embedder), keywords)
+    return Retriever(store, store.query_embedder(embedder), keywords, sentences=sentences_to_read)
 
 
 def build_calibration(settings: Settings, workspace: str | None = None) -> Platt | None:

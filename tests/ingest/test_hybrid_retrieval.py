@@ -72,6 +72,27 @@ def test_a_chunk_naming_the_asked_code_passes_the_relevance_bar(settings: Settin
     assert all("QX-4471" in hit.chunk.text for hit in found)  # the others stay below the bar
 
 
+def test_a_chunk_of_several_topics_is_found_by_one_sentence(settings: Settings, tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+    # One chunk: a timetable, fares and closures. The whole of it is far from a question about one fare; the
+    # sentence stating the fare is not.
+    folder = tmp_path / "guide"
+    folder.mkdir()
+    (folder / "guide.md").write_text(
+        "# Ferry guide\n\nThe ferry crosses every 40 minutes between 06:20 and 21:40 on weekdays. At weekends the "
+        "first crossing is at 08:00. The crossing takes 12 minutes.\n\nA single adult fare costs £4.60 and a "
+        "return costs £8.00. Children under 5 travel free. Cars cost £18.50 each way.\n\nSailings are cancelled "
+        "when winds exceed 45 knots. Passengers are told by text message 30 minutes before departure.\n"
+    )
+    build_ingestor(settings, embedder=embedder).run([folder])
+    retriever = build_retriever(settings, embedder=embedder)
+    question = "How much is a return ticket for an adult?"
+    whole = retriever.hybrid_many([question], 3)[0]
+    assert len(whole) == 1 and whole[0].similarity < 0.3  # under the relevance bar as a whole chunk
+    found = retriever.retrieve(question, 3, min_relevance=0.3)
+    assert [hit.chunk.hash for hit in found] == [whole[0].chunk.hash] and found[0].similarity >= 0.3
+    assert not retriever.retrieve("Which grape varieties grow on the island?", 3, min_relevance=0.3)
+
+
 def test_judge_finds_claim_in_long_chunk_by_keyword(settings: Settings, tmp_path: Path, embedder, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from ledger.loop.factory import build_judge
 

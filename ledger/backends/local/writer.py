@@ -12,7 +12,8 @@ near-duplicates and the older side of any figure conflict, and stitch them in do
 
 Deciding whether a unit answers (`ledger.backends.local.questions` analyses the question): a focus word that is rare
 in general English (wordfreq) and that no evidence passage names (synonyms and inflections count: "retained" is
-named by "retention") means "not answered" unless the unit is nearly a paraphrase; a focus word its whole passage
+named by "retention"; so does a unit word that WordNet puts close in meaning, "rearing" for "breeding") means "not
+answered" unless the unit is nearly a paraphrase; a focus word its whole passage
 never names means "not this unit" unless it is close; and the unit must be the kind of statement asked for: a
 figure of the wanted kind ("how often": a frequency), the action asked about ("kept": a retention), the period
 asked about (not another quarter), for "how many visits" a count of visits, and for "who" a name (failing that,
@@ -47,7 +48,7 @@ from ledger.backends.local.units import Unit, evidence_units, figure_conflict, s
 from ledger.core.settings import RevisionSettings
 from ledger.core.types import Chunk
 from ledger.judge.claims import content_stems
-from ledger.judge.word_relations import bundled_wordnet, can_be_a_noun, names_a_party
+from ledger.judge.word_relations import bundled_wordnet, can_be_a_noun, names_a_party, near_in_meaning
 from ledger.text.lexicon import lexicon
 from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
 
@@ -227,15 +228,17 @@ class LocalWriter:
                 continue  # word overlap alone ("Reporting line" for "report") makes no answer; look further
             if found and score < found[0][0] - RUNNER_UP_MARGIN:
                 break
-            if part.focus & unknown and sim < UNKNOWN_WORD_SIMILARITY:
+            reworded = _said_otherwise(part, unit)
+            if (part.focus & unknown) - reworded and sim < UNKNOWN_WORD_SIMILARITY:
                 break  # the question names something no evidence sentence mentions ("in Europe")
-            covered = stems_cover(part.focus, unit.stems)
+            covered = stems_cover(part.focus, unit.stems) + len(reworded)
             on_topic = not part.focus or covered * 2 >= len(part.focus) or sim >= STRONG_SIMILARITY
             # A question word its whole passage never mentions: the passage is about something else (another
             # department than the "library" one asked about), unless the unit is close to a paraphrase. A unit that
             # shares under half the question's words needs that closeness even more.
             bar = CONTEXT_SIMILARITY if covered * 2 >= len(part.focus) else UNKNOWN_WORD_SIMILARITY
-            if sim < bar and any(len(s) >= 4 and not stem_covered(s, unit.context_stems) for s in part.focus):
+            if sim < bar and any(len(s) >= 4 and s not in reworded and not stem_covered(s, unit.context_stems)
+                                 for s in part.focus):
                 continue
             if part.wants_person and _names_someone(part.text, unit) not in naming:
                 continue  # "who …" is answered by a name (or, failing any, a role)
@@ -291,6 +294,24 @@ def _code_shape(code: str) -> re.Pattern[str]:
 
 
 _NAME = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?")
+
+
+def _said_otherwise(part: QuestionPart, unit: Unit) -> frozenset[str]:
+    """The focus stems of a part that a unit does not name but says in other words: a WordNet synonym, or a kind of
+    the word or what it is a kind of, close by ("grub" / "larvae", "breeding" / "rearing", "start" / "began")."""
+    missing = {s for s in part.focus if not stem_covered(s, unit.stems)}
+    if not missing:
+        return frozenset()
+    table = bundled_wordnet()
+    # A word of the unit that is already one of the question's own ("chief") says nothing else ("executive").
+    theirs = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", unit.text)
+              if content_stems(w) and not stems_cover(part.focus, content_stems(w))}
+    found = set()
+    for word in re.findall(r"[A-Za-z]{3,}", part.text):
+        stems = content_stems(word) & missing
+        if stems and any(near_in_meaning(word.lower(), other, table) for other in theirs):
+            found |= stems
+    return frozenset(found)
 
 
 def _names_someone(question: str, unit: Unit) -> str:

@@ -75,3 +75,14 @@ def test_a_sentence_stated_in_a_long_mixed_chunk_is_never_not_found(tmp_path: Pa
     ledger = judge.run("What do the documents say?", " ".join(stated))
     missed = [e.claim.text for e in ledger.entries if e.verdict == "not_found"]
     assert len(ledger.entries) >= 20 and not missed, missed
+
+
+def test_retrieval_reads_only_the_sentences_of_a_chunk_that_share_a_word_with_the_question() -> None:
+    from ledger.judge.candidates import sentences_to_read
+
+    chunk = make_chunk("The ferry crosses every 40 minutes. A return ticket costs £8.00. Dogs travel free. "
+                       "Sailings stop in gales. The café sells tea.")
+    read = sentences_to_read("How much is a return ticket?", chunk)
+    assert read and read[0] == "A return ticket costs £8.00."
+    assert len(read) <= 3 and "The café sells tea." not in read
+    assert sentences_to_read("Which grapes grow on the island?", chunk) == []  # nothing shared: nothing embedded

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.judge.word_relations import RELATION_FEATURES, bundled_wordnet, names_a_party, relation_features
+from ledger.judge.word_relations import (
+    RELATION_FEATURES,
+    bundled_wordnet,
+    names_a_party,
+    near_in_meaning,
+    relation_features,
+)
 
 
 def relations(a: str, b: str) -> set[str]:
@@ -94,3 +100,14 @@ def test_a_word_that_can_be_a_verb_or_an_adjective_is_a_party_only_where_a_noun_
     assert names_a_party("staff", table, noun_here=True)  # "by the staff"
     assert not names_a_party("master", table, noun_here=True)  # "the master bedroom"
     assert names_a_party("master", table, noun_here=True, head_here=True)  # "the harbour master decides"
+
+
+@pytest.mark.parametrize(("a", "b", "near"), [
+    ("grub", "larvae", True), ("breeding", "rearing", True), ("start", "began", True), ("price", "cost", True),
+    ("rise", "fall", False), ("dog", "cat", False), ("year", "month", False), ("beetle", "animal", False),
+    ("", "cost", False), ("qwzlorn", "cost", False),
+])
+def test_words_near_in_meaning_say_the_same_thing(a: str, b: str, near: bool) -> None:
+    # A question word the passage says otherwise; opposites, siblings and far kinds are not it.
+    assert near_in_meaning(a, b, bundled_wordnet()) is near
+    assert near_in_meaning(b, a, bundled_wordnet()) is near

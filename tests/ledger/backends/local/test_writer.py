@@ -414,6 +414,23 @@ def test_a_weekday_or_a_month_names_no_one(embedder) -> None:  # type: ignore[no
 
 
 @pytest.mark.model
+def test_a_question_in_other_words_than_the_passage_is_answered(embedder) -> None:  # type: ignore[no-untyped-def]
+    # "breeding" / "rearing" and "start" / "began" are one thing in WordNet; the passage answers the question.
+    evidence = [_doc_chunk("A pony rearing programme at Fenwick Farm began in 2019 with six mares. Visitors may see "
+                           "the foals in spring.", 1)]
+    draft = write(embedder, "When did the pony breeding programme start?", evidence)
+    assert draft.answered and "began in 2019" in draft.text, draft.text
+
+
+@pytest.mark.model
+def test_a_passage_word_counts_for_one_question_word_only(embedder) -> None:  # type: ignore[no-untyped-def]
+    # "chief" is the question's own word: it does not also say "executive", so the chief engineer is no answer.
+    evidence = [_doc_chunk("Owner: Chief Engineer of the rowing club (boat shed and slipway).", 1)]
+    draft = write(embedder, "Who is the club's chief executive?", evidence)
+    assert not draft.answered, draft.text
+
+
+@pytest.mark.model
 def test_who_is_not_answered_by_a_sentence_naming_nobody(embedder) -> None:  # type: ignore[no-untyped-def]
     evidence = [_doc_chunk("Refunds of more than 500 euros are approved within ten working days. Refunds are paid "
                            "back to the card used for the purchase.", 1)]
