@@ -363,14 +363,23 @@ def choose_check(checks: list[tuple[float, float, SupportCheck]]) -> SupportChec
     Rules state other figures for other cases side by side ("$30 ... except at weekends. At weekends ... $45"),
     so a quote that supports the claim stands against one that contradicts it unless the contradicting quote
     has more of the claim's words (it is about the claim's case: "child tickets ... $12" against "adult tickets
-    ... $20"). Without either, partial beats none. Among full support, a quote that says the claim word for word
-    comes first, then one whose figures agree.
+    ... $20"), or it is a sentence denying the claim inside the supporting quote (`_denied_inside`). Without either,
+    partial beats none. Among full support, a quote that says the claim word for word comes first, then one whose
+    figures agree.
     """
     full = max((c for c in checks if c[2].support == "full"),
                key=lambda c: (c[2].rule == "verbatim", c[2].rule in _FIGURES, c[0]), default=None)
     against = max((c for c in checks if c[2].support == "contradicted"), key=lambda c: (c[1], c[0]), default=None)
-    if against is not None and (full is None or against[1] > full[1]):
+    if against is not None and (full is None or against[1] > full[1] or _denied_inside(against[2], full[2])):
         return against[2]
     if full is not None:
         return full[2]
     return max(checks, key=lambda c: (_PRIORITY[c[2].support], c[0]))[2]
+
+
+def _denied_inside(against: SupportCheck, full: SupportCheck) -> bool:
+    """Whether a sentence that denies the claim ("the skipper may delay a sailing but cannot cancel it") lies inside
+    a longer quote read as supporting it (the same sentence after "Sailings may be cancelled in gales."): the longer
+    quote's support came from its other sentence, and it quotes the denial too."""
+    inside = full.quote_start <= against.quote_start and against.quote_end <= full.quote_end
+    return against.rule == "negation" and against.quote_start >= 0 and inside and len(full.quote) > len(against.quote)

@@ -386,3 +386,26 @@ def test_real_checks(embedder: object, claim: str, evidence: Chunk, support: str
     assert check.support == support, check.reason
     assert quote_has in check.quote
     assert reason_has in check.reason
+
+
+@pytest.mark.model
+def test_a_denial_inside_a_longer_supporting_quote_contradicts(embedder: object) -> None:
+    # The pair of sentences reads as support ("... may be cancelled when winds exceed ..."), but its second sentence
+    # says the claim's party cannot do it.
+    text = ("Sailings may be cancelled when winds exceed 45 knots. The harbour office decides whether a sailing goes "
+            "ahead; the skipper may delay a sailing but cannot cancel it.")
+    checker = LocalSupportChecker(embedder)  # type: ignore[arg-type]
+    (check,) = checker.check([("The skipper can cancel a sailing when the wind is strong.", make_chunk(text))])
+    assert check.support == "contradicted" and "cannot cancel it" in check.quote
+    (check,) = checker.check([("The harbour office decides whether a sailing goes ahead.", make_chunk(text))])
+    assert check.support == "full"
+
+
+def test_a_denial_outside_the_supporting_quote_does_not_outweigh_it() -> None:
+    from ledger.judge.support_rules import SupportCheck, choose_check
+
+    full = SupportCheck("full", "Trips run daily. Trips stop in winter.", 0.8, "", "full", 0, 40)
+    inside = SupportCheck("contradicted", "Trips stop in winter.", 0.7, "", "negation", 17, 40)
+    outside = SupportCheck("contradicted", "Trips never run at night.", 0.7, "", "negation", 41, 66)
+    assert choose_check([(1.0, 0.8, full), (0.9, 0.6, inside)]) is inside
+    assert choose_check([(1.0, 0.8, full), (0.9, 0.6, outside)]) is full
