@@ -175,6 +175,16 @@ def near_in_meaning(a: str, b: str, table: WordNetTable) -> bool:
     return False
 
 
+def is_a_kind_of(word: str, general: str, table: WordNetTable) -> bool:
+    """Whether a noun's commonest senses include a kind of one of the general word's, however far up ("resident"
+    of "person", "car" of "vehicle"), or the same sense."""
+    def nouns(text: str) -> list[int]:
+        return [s for s in table.word_senses(text) if table.pos[s] == POS_CODES["n"]][:SENSES]
+
+    theirs = set(nouns(general))
+    return any(theirs & table.hypernyms(s).keys() for s in nouns(word))
+
+
 def _commonest_by_pos(table: WordNetTable, word: str) -> tuple[int, ...]:
     """A word's `SENSES` commonest senses of each part of speech ("start" as a noun and as a verb)."""
     senses = table.word_senses(word)

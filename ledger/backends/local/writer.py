@@ -48,7 +48,13 @@ from ledger.backends.local.units import Unit, evidence_units, figure_conflict, s
 from ledger.core.settings import RevisionSettings
 from ledger.core.types import Chunk
 from ledger.judge.claims import content_stems
-from ledger.judge.word_relations import bundled_wordnet, can_be_a_noun, names_a_party, near_in_meaning
+from ledger.judge.word_relations import (
+    bundled_wordnet,
+    can_be_a_noun,
+    is_a_kind_of,
+    names_a_party,
+    near_in_meaning,
+)
 from ledger.text.lexicon import lexicon
 from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
 
@@ -388,9 +394,21 @@ def _fits(part: QuestionPart, unit: Unit) -> bool:
     if part.kinds and kinds and not kinds & part.kinds:
         return False
     if part.counted:  # "three home visits" answers "how many visits", "a Level 3 member" not "how many members"
-        return any(stems_cover(part.counted, content_stems(" ".join(unit.text[q.start :].split()[:COUNTED_WORDS])))
+        counted = [w for w in re.findall(r"[A-Za-z]+", part.text) if content_stems(w) & part.counted]
+        return any(_counts(part.counted, counted, " ".join(unit.text[q.start:].split()[:COUNTED_WORDS]))
                    for q in unit.quantities if q.kind in ("count", "number") and not q.identifier)
     return True
+
+
+def _counts(stems: frozenset[str], words: list[str], after: str) -> bool:
+    """Whether the words after a count name what a question counts: the same word, or a kind of it ("12 residents",
+    "2 to 5 players" for "how many people"; "three cars" for "how many vehicles")."""
+    if stems_cover(stems, content_stems(after)):
+        return True
+    table = bundled_wordnet()
+    singular = lexicon().table("synonyms", "phrases")  # irregular plurals among them: "people" is "person"
+    kinds = [singular.get(w.lower(), w.lower()) for w in words]
+    return any(is_a_kind_of(w.lower(), kind, table) for w in re.findall(r"[A-Za-z]{3,}", after) for kind in kinds)
 
 
 _COMPARATIVES = re.compile(

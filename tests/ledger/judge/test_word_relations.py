@@ -7,6 +7,7 @@ import pytest
 from ledger.judge.word_relations import (
     RELATION_FEATURES,
     bundled_wordnet,
+    is_a_kind_of,
     names_a_party,
     near_in_meaning,
     relation_features,
@@ -111,3 +112,12 @@ def test_words_near_in_meaning_say_the_same_thing(a: str, b: str, near: bool) ->
     # A question word the passage says otherwise; opposites, siblings and far kinds are not it.
     assert near_in_meaning(a, b, bundled_wordnet()) is near
     assert near_in_meaning(b, a, bundled_wordnet()) is near
+
+
+@pytest.mark.parametrize(("word", "general", "kind"), [
+    ("residents", "person", True), ("players", "person", True), ("cars", "vehicle", True), ("dogs", "animal", True),
+    ("days", "person", False), ("rooms", "person", False), ("person", "resident", False), ("", "person", False),
+])
+def test_what_a_count_counts_may_be_a_kind_of_what_is_asked(word: str, general: str, kind: bool) -> None:
+    # "2 to 6 players" answers "how many people"; "three rooms" does not.
+    assert is_a_kind_of(word, general, bundled_wordnet()) is kind

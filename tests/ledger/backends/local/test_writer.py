@@ -431,6 +431,16 @@ def test_a_passage_word_counts_for_one_question_word_only(embedder) -> None:  # 
 
 
 @pytest.mark.model
+def test_how_many_people_is_answered_by_a_count_of_a_kind_of_person(embedder) -> None:  # type: ignore[no-untyped-def]
+    evidence = [_doc_chunk("Seaward: a card game for 2 to 6 players, ages 8 and up. Each player draws five cards.", 1)]
+    draft = write(embedder, "How many people can play Seaward?", evidence)
+    assert draft.answered and "2 to 6 players" in draft.text, draft.text
+    draft = write(embedder, "How many people can sit at one Seaward table?",
+                  [_doc_chunk("A Seaward table has 6 seats and 2 drawers for cards.", 2)])
+    assert "do not state" in draft.text or not draft.answered, draft.text
+
+
+@pytest.mark.model
 def test_who_is_not_answered_by_a_sentence_naming_nobody(embedder) -> None:  # type: ignore[no-untyped-def]
     evidence = [_doc_chunk("Refunds of more than 500 euros are approved within ten working days. Refunds are paid "
                            "back to the card used for the purchase.", 1)]
