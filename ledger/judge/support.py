@@ -16,11 +16,12 @@ import numpy as np
 
 from ingest.chunking import is_heading
 from ledger.core.settings import JudgeSettings
-from ledger.core.types import Chunk
+from ledger.core.types import Chunk, Support
 from ledger.judge.candidates import LIKELY_SENTENCES, likely_sentences, text_sentences
 from ledger.judge.support_rules import (
     DEFAULT_THRESHOLDS,
     SupportCheck,
+    SupportFeatures,
     Thresholds,
     choose_check,
     decide_rules,
@@ -28,13 +29,14 @@ from ledger.judge.support_rules import (
 )
 from ledger.judge.word_relations import one_inside_the_other
 from ledger.text.sentences import split_sentences
-from ledger.text.terms import coverage, key_terms
+from ledger.text.terms import coverage, key_terms, polarity
 
 if TYPE_CHECKING:
     from ingest.embedding import Embedder
     from ledger.judge.substitutions import ContrastModel
 
 _CLAUSE = re.compile(r"[^;]+")
+DENIAL_COVERAGE = 0.5  # a sentence of a quote denying the claim must hold this share of the claim's key terms
 log = logging.getLogger(__name__)
 
 
@@ -222,10 +224,36 @@ class LocalSupportChecker:
             learned = self.contrasts.contrasts(claim, polarity_text) if self.contrasts is not None else ()
             f = features(claim, cand.text, sims[i], polarity_text, context, learned, self._nested, passage)
             support, rule, reason = decide_rules(f, self.thresholds)
+            if cand.polarity is None and support in ("full", "partial"):
+                denied = self._denied_elsewhere(claim, claim_terms, cand.text, polarity_text, sims[i], context,
+                                                passage)
+                if denied is not None:
+                    f, (support, rule, reason) = denied
             check = SupportCheck(support, cand.text, float(sims[i]), reason, rule, cand.start, cand.end,
                                  negated=f.claim_negated and f.quote_negated)
             checks.append((scores[i], f.coverage, check))
         return choose_check(checks)
+
+    def _denied_elsewhere(
+        self, claim: str, claim_terms: tuple[str, ...], quote: str, read: str, similarity: float, context: str,
+        passage: str,
+    ) -> tuple[SupportFeatures, tuple[Support, str, str]] | None:
+        """The features and decision of a quote of several sentences read with the polarity of another of its
+        sentences (or clauses), when that one denies the claim: "Lessons may be cancelled when snow closes the
+        roads. ...; the tutor may postpone a lesson but cannot cancel it." against "The tutor can cancel a lesson"
+        reads as support from its first sentence. None when no other piece about the claim denies what the claim
+        says (the word its negation denies first is one of the claim's)."""
+        pieces = [p for s, _, _ in split_sentences(quote) for p in [s, *(part[0] for part in _parts(s))]]
+        for piece in pieces:
+            if piece == read or coverage(claim_terms, key_terms(piece))[0] < DENIAL_COVERAGE:
+                continue
+            if not polarity(piece, claim_terms)[1]:
+                continue  # its negation denies something the claim does not say ("Trade waste is not accepted")
+            f = features(claim, quote, similarity, piece, context, (), self._nested, passage)
+            decision = decide_rules(f, self.thresholds)
+            if decision[0] == "contradicted" and decision[1] == "negation":
+                return f, decision
+        return None
 
     def _nested(self, a: str, b: str) -> bool:
         """Whether one name is a part of the other in WordNet (with the learned contrasts' table; without them, no)."""

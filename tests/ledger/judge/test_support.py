@@ -409,3 +409,16 @@ def test_a_denial_outside_the_supporting_quote_does_not_outweigh_it() -> None:
     outside = SupportCheck("contradicted", "Trips never run at night.", 0.7, "", "negation", 41, 66)
     assert choose_check([(1.0, 0.8, full), (0.9, 0.6, inside)]) is inside
     assert choose_check([(1.0, 0.8, full), (0.9, 0.6, outside)]) is full
+
+
+@pytest.mark.model
+def test_a_quote_of_two_sentences_is_read_with_the_one_that_denies_the_claim(embedder: object) -> None:
+    text = ("Lessons may be cancelled when snow closes the roads. The head of school decides whether a lesson goes "
+            "ahead; the tutor may postpone a lesson but cannot cancel it.")
+    checker = LocalSupportChecker(embedder)  # type: ignore[arg-type]
+    (check,) = checker.check([("The tutor can cancel a lesson when snow closes the roads.", make_chunk(text))])
+    assert check.support == "contradicted" and check.rule == "negation"
+    # A negation of something the claim does not say leaves it alone.
+    text = "Dogs are not allowed in the Alderley park café. From May the park will be closed on Mondays."
+    (check,) = checker.check([("From May the Alderley park will be closed on Mondays.", make_chunk(text))])
+    assert check.support == "full"
