@@ -141,10 +141,15 @@ def names_a_party(word: str, table: WordNetTable, *, noun_here: bool = False, he
 def _compound_head(word: str, table: WordNetTable) -> tuple[int, ...]:
     """The senses of the longest known word that ends a compound WordNet does not know ("headteacher" is a kind of
     "teacher", "caseworker" of "worker"): English compounds are head-final."""
+    if len(word) > LONGEST_COMPOUND:
+        return ()  # no word of English; a 10,000-letter token must not cost 10,000 look-ups
     for start in range(1, len(word) - 3):
         if senses := table.word_senses(word[start:]):
             return senses
     return ()
+
+
+LONGEST_COMPOUND = 40
 
 
 def can_be_a_noun(word: str, table: WordNetTable) -> bool:

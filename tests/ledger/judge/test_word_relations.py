@@ -121,3 +121,11 @@ def test_words_near_in_meaning_say_the_same_thing(a: str, b: str, near: bool) ->
 def test_what_a_count_counts_may_be_a_kind_of_what_is_asked(word: str, general: str, kind: bool) -> None:
     # "2 to 6 players" answers "how many people"; "three rooms" does not.
     assert is_a_kind_of(word, general, bundled_wordnet()) is kind
+
+
+def test_a_token_longer_than_any_word_is_no_compound() -> None:
+    # Tails of a compound are looked up only for what could be a word: not 10,000 look-ups for one odd token.
+    table = bundled_wordnet()
+    assert names_a_party("headteacher", table)
+    assert not names_a_party("x" * 40 + "teacher", table)
+    assert not names_a_party("q" * 10_000, table)
