@@ -89,12 +89,15 @@ class Retriever:
 
     def hybrid_many(self, texts: list[str], k: int) -> list[list[ScoredChunk]]:
         """The k best chunks of each text by fused dense and keyword rank (dense only without a keyword index)."""
-        if not texts:
-            return []
+        return self._hybrid(texts, k)[1] if texts else []
+
+    def _hybrid(self, texts: list[str], k: int) -> tuple[np.ndarray, list[list[ScoredChunk]]]:
+        """`hybrid_many`, with the texts' vectors."""
         pool = max(2 * k, MIN_POOL)
         keywords = self.keywords
         if keywords is None:
-            return [hits[:k] for hits in self.store.search_batch(list(self.embedder.encode(texts)), pool)]
+            vectors = self.embedder.encode(texts)
+            return vectors, [hits[:k] for hits in self.store.search_batch(list(vectors), pool)]
         vectors, nearest, by_keyword = self._dense_beside_keywords(keywords, texts, pool, pool, shares=True)
         found: list[list[ScoredChunk]] = []
         for vector, dense, keyword in zip(vectors, nearest, by_keyword, strict=True):
@@ -106,7 +109,7 @@ class Retriever:
             shares = {hit.chunk_hash: hit.matched for hit in keyword}
             order = fuse({h: hit.similarity for h, hit in by_hash.items()}, bm25, matched=shares)
             found.append([by_hash[h] for h in order][:k])
-        return found
+        return vectors, found
 
     def _scored(self, vector: np.ndarray, ids: list[str]) -> list[ScoredChunk]:
         """These chunks (by vector id) with their cosine similarity to `vector`. Fetched by id: a nearest-neighbour
@@ -182,24 +185,28 @@ class Retriever:
         (less similar ones are about something else).
         """
         terms = named_terms(question)
-        hits = self.hybrid_many([question], k)[0]
+        vectors, found = self._hybrid([question], k)
+        hits = found[0]
         kept = {hit.chunk.hash: hit for hit in hits
                 if hit.similarity >= min_relevance or mentions(hit.chunk.text, terms)}
         below = [hit for hit in hits if hit.chunk.hash not in kept and hit.similarity >= SENTENCE_FLOOR][:READ_CHUNKS]
-        for hit, best in zip(below, self._best_sentences(question, [hit.chunk for hit in below]), strict=True):
+        for hit, best in zip(below, self._best_sentences(question, vectors[0], [hit.chunk for hit in below]),
+                             strict=True):
             if best >= min_relevance:
                 kept[hit.chunk.hash] = ScoredChunk(hit.chunk, best)
         return [kept[hit.chunk.hash] for hit in hits if hit.chunk.hash in kept]
 
-    def _best_sentences(self, question: str, chunks: list[Chunk]) -> list[float]:
-        """The similarity of each chunk's sentence closest to the question (0 without a sentence picker)."""
+    def _best_sentences(self, question: str, vector: np.ndarray, chunks: list[Chunk]) -> list[float]:
+        """The similarity to the question (`vector`, already embedded) of each chunk's sentence closest to it (0
+        without a sentence picker or a sentence to read)."""
         if self.sentences is None or not chunks:
             return [0.0 for _ in chunks]
         read = [list(self.sentences(question, chunk)) for chunk in chunks]
-        vectors = self.embedder.encode([question] + [s for sentences in read for s in sentences])
-        scores, start = [], 1
+        flat = [s for sentences in read for s in sentences]
+        vectors = self.embedder.encode(flat) if flat else np.zeros((0, len(vector)), dtype=np.float32)
+        scores, start = [], 0
         for sentences in read:
             own = vectors[start:start + len(sentences)]
             start += len(sentences)
-            scores.append(float(np.max(own @ vectors[0])) if len(own) else 0.0)
+            scores.append(float(np.max(own @ vector)) if len(own) else 0.0)
         return scores

@@ -183,17 +183,16 @@ def near_in_meaning(a: str, b: str, table: WordNetTable) -> bool:
 def is_a_kind_of(word: str, general: str, table: WordNetTable) -> bool:
     """Whether a noun's commonest senses include a kind of one of the general word's, however far up ("resident"
     of "person", "car" of "vehicle"), or the same sense."""
-    def nouns(text: str) -> list[int]:
-        return [s for s in table.word_senses(text) if table.pos[s] == POS_CODES["n"]][:SENSES]
-
-    theirs = set(nouns(general))
-    return any(theirs & table.hypernyms(s).keys() for s in nouns(word))
+    theirs = set(_commonest_by_pos(table, general, "n"))
+    return any(theirs & table.hypernyms(s).keys() for s in _commonest_by_pos(table, word, "n"))
 
 
-def _commonest_by_pos(table: WordNetTable, word: str) -> tuple[int, ...]:
-    """A word's `SENSES` commonest senses of each part of speech ("start" as a noun and as a verb)."""
+def _commonest_by_pos(table: WordNetTable, word: str, *only: str) -> tuple[int, ...]:
+    """A word's `SENSES` commonest senses of each part of speech ("start" as a noun and as a verb), or of the parts
+    of speech named in `only` ("n")."""
     senses = table.word_senses(word)
-    return tuple(s for pos in POS_CODES.values() for s in [x for x in senses if table.pos[x] == pos][:SENSES])
+    codes = [POS_CODES[p] for p in only] or list(POS_CODES.values())
+    return tuple(s for pos in codes for s in [x for x in senses if table.pos[x] == pos][:SENSES])
 
 
 @lru_cache(maxsize=50_000)

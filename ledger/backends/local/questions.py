@@ -64,6 +64,7 @@ def _words() -> _Words:
 
 # A question asks for a figure with "how much", "when", … or a figure noun of the lexicon ("What is the fee?").
 _HOW_MUCH = r"\bhow\s+(?:much|many|long|often|soon|quickly|fast|late|early|far|big|large|high|low|old|frequently)\b"
+_HOW_MUCH_RE = re.compile(_HOW_MUCH, re.IGNORECASE)  # the figure wish of a "who" question
 _WANTS_FIGURE = (
     _HOW_MUCH + r"|\bwhen\b|\bby\s+when\b|\bwhat\s+(?:time|date|day|year|percentage|share)\b|\bwithin\s+what\b"
 )
@@ -237,7 +238,7 @@ def wants_figure(question: str) -> bool:
     """Whether a question asks for a number, amount, duration or date. A "who" question asks for someone: its
     figure words ("Who pays the fee?", "Who is told when ...") are its topic, unless it also asks "how much"."""
     if _WHO.search(question):
-        return bool(re.search(_HOW_MUCH, question, re.IGNORECASE))
+        return bool(_HOW_MUCH_RE.search(question))
     return bool(_words().wants_figure.search(question))
 
 
