@@ -22,6 +22,7 @@ from ledger.storage.keywords import KeywordHit, KeywordIndex
 DENSE_WEIGHT = 0.7  # the dense similarity's share of a fused score; the keyword score has the rest
 MIN_POOL = 20  # each ranking contributes at least this many candidates to the fusion
 SENTENCE_FLOOR = 0.15  # a chunk under the relevance bar but at least this similar is read sentence by sentence
+KEYWORD_FLOOR = 0.5  # ... and so is one that contains at least this share of the question's words, however dissimilar
 READ_CHUNKS = 3  # ... the best-ranked few of them only: each sentence read is a pass of the encoder
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'._/-]*[A-Za-z0-9]")
 
@@ -91,15 +92,19 @@ class Retriever:
         """The k best chunks of each text by fused dense and keyword rank (dense only without a keyword index)."""
         return self._hybrid(texts, k)[1] if texts else []
 
-    def _hybrid(self, texts: list[str], k: int) -> tuple[np.ndarray, list[list[ScoredChunk]]]:
-        """`hybrid_many`, with the texts' vectors."""
+    def _hybrid(
+        self, texts: list[str], k: int
+    ) -> tuple[np.ndarray, list[list[ScoredChunk]], list[dict[str, float]]]:
+        """`hybrid_many`, with the texts' vectors and, for each text, the share of its words each keyword hit
+        contains (by chunk hash; empty without a keyword index)."""
         pool = max(2 * k, MIN_POOL)
         keywords = self.keywords
         if keywords is None:
             vectors = self.embedder.encode(texts)
-            return vectors, [hits[:k] for hits in self.store.search_batch(list(vectors), pool)]
+            return vectors, [hits[:k] for hits in self.store.search_batch(list(vectors), pool)], [{} for _ in texts]
         vectors, nearest, by_keyword = self._dense_beside_keywords(keywords, texts, pool, pool, shares=True)
         found: list[list[ScoredChunk]] = []
+        shared: list[dict[str, float]] = []
         for vector, dense, keyword in zip(vectors, nearest, by_keyword, strict=True):
             by_hash = {hit.chunk.hash: hit for hit in dense}
             missing = [hit.chunk_id for hit in keyword if hit.chunk_hash not in by_hash]
@@ -109,7 +114,8 @@ class Retriever:
             shares = {hit.chunk_hash: hit.matched for hit in keyword}
             order = fuse({h: hit.similarity for h, hit in by_hash.items()}, bm25, matched=shares)
             found.append([by_hash[h] for h in order][:k])
-        return vectors, found
+            shared.append(shares)
+        return vectors, found, shared
 
     def _scored(self, vector: np.ndarray, ids: list[str]) -> list[ScoredChunk]:
         """These chunks (by vector id) with their cosine similarity to `vector`. Fetched by id: a nearest-neighbour
@@ -181,15 +187,19 @@ class Retriever:
         A short question scores low against a whole chunk that covers several things ("How much is a return
         ticket?" against a page of timetable, fares and cancellations: 0.23), so a chunk under the bar is read
         sentence by sentence (those `sentences` picks, each embedded) and kept, with its best sentence's
-        similarity, when one clears it: the `READ_CHUNKS` best-ranked such chunks at least `SENTENCE_FLOOR` similar
-        (less similar ones are about something else).
+        similarity, when one clears it: the `READ_CHUNKS` best-ranked such chunks that are at least `SENTENCE_FLOOR`
+        similar or contain at least `KEYWORD_FLOOR` of the question's words (others are about something else). A
+        long guide of many topics scores 0.11 against "How deep is the deep end?" though one of its sentences,
+        0.61, answers it: the words it shares with the question are why it is read.
         """
         terms = named_terms(question)
-        vectors, found = self._hybrid([question], k)
-        hits = found[0]
+        vectors, found, shared = self._hybrid([question], k)
+        hits, shares = found[0], shared[0]
         kept = {hit.chunk.hash: hit for hit in hits
                 if hit.similarity >= min_relevance or mentions(hit.chunk.text, terms)}
-        below = [hit for hit in hits if hit.chunk.hash not in kept and hit.similarity >= SENTENCE_FLOOR][:READ_CHUNKS]
+        below = [hit for hit in hits if hit.chunk.hash not in kept
+                 and (hit.similarity >= SENTENCE_FLOOR or shares.get(hit.chunk.hash, 0.0) >= KEYWORD_FLOOR)]
+        below = below[:READ_CHUNKS]
         for hit, best in zip(below, self._best_sentences(question, vectors[0], [hit.chunk for hit in below]),
                              strict=True):
             if best >= min_relevance:

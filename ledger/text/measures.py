@@ -14,7 +14,10 @@ from typing import Any
 
 from ledger.text.lexicon import lexicon
 
-MEASURED = frozenset({"[length]", "[mass]", "[length] ** 2", "[length] ** 3", "[length] / [time]"})
+SPEED = "[length] / [time]"
+MEASURED = frozenset({"[length]", "[mass]", "[length] ** 2", "[length] ** 3", SPEED})
+# "km/h", "miles per hour", "metres a second"
+_PER_TIME = re.compile(r"^\s*(?:/\s*(?:h|hr|hour|s|sec|min)\b|(?:per|an?)\s+(?:hour|second|minute)\b)", re.IGNORECASE)
 _UNIT_WORD = re.compile(r"^[^A-Za-z]*?([A-Za-z]+)")  # the first word after the figure: "26-kilometre route"
 
 
@@ -50,3 +53,10 @@ def measure_word(text: str) -> str:
     """The word after a figure, lower case ("26-kilometre circular route" -> "kilometre"); "" when none."""
     found = _UNIT_WORD.match(re.sub(r"^[\d.,\s]+", "", text))
     return found.group(1).lower() if found else ""
+
+
+def is_speed(figure: str, after: str) -> bool:
+    """Whether a figure ("15.5 mph", "40 km" followed by "/h", "30 miles" by "an hour") is a speed. `after` is the
+    text that follows the figure."""
+    size = unit_size(measure_word(figure))
+    return size is not None and (size[0] == SPEED or (size[0] == "[length]" and bool(_PER_TIME.match(after))))

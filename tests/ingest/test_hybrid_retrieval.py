@@ -93,6 +93,28 @@ def test_a_chunk_of_several_topics_is_found_by_one_sentence(settings: Settings, 
     assert not retriever.retrieve("Which grape varieties grow on the island?", 3, min_relevance=0.3)
 
 
+def test_a_far_chunk_is_read_when_it_has_the_question_s_words(settings: Settings, tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+    # A visitor guide of hours, prices and rules as one chunk: as a whole it is less similar to "How deep is the
+    # deep end?" than the sentence floor, but it holds the question's words and one of its sentences answers it.
+    folder = tmp_path / "pool"
+    folder.mkdir()
+    (folder / "guide.md").write_text(
+        "# Visitor guide\n\nThe main pool opens at 6:30 am on weekdays and at 8 am on weekends. It closes at 9 pm. "
+        "An adult swim costs £5.20 and children under 16 swim for £2.60. A monthly membership costs £42 and "
+        "includes two guest passes. Children under 8 must be accompanied by an adult. Diving is allowed only in "
+        "the deep end, which is 3.8 metres deep. Lockers take a refundable £1 coin. Group lessons run in blocks "
+        "of ten weeks and cost £65 per block.\n"
+    )
+    build_ingestor(settings, embedder=embedder).run([folder])
+    retriever = build_retriever(settings, embedder=embedder)
+    question = "How deep is the deep end?"
+    whole = retriever.hybrid_many([question], 3)[0]
+    assert len(whole) == 1 and whole[0].similarity < 0.15  # under the sentence floor as a whole chunk
+    found = retriever.retrieve(question, 3, min_relevance=0.3)
+    assert [hit.chunk.hash for hit in found] == [whole[0].chunk.hash] and found[0].similarity >= 0.3
+    assert not retriever.retrieve("Which grape varieties grow on the island?", 3, min_relevance=0.3)
+
+
 def test_judge_finds_claim_in_long_chunk_by_keyword(settings: Settings, tmp_path: Path, embedder, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from ledger.loop.factory import build_judge
 

@@ -69,7 +69,8 @@ _WANTS_FIGURE = (
     _HOW_MUCH + r"|\bwhen\b|\bby\s+when\b|\bwhat\s+(?:time|date|day|year|percentage|share)\b|\bwithin\s+what\b"
 )
 # Figure kinds (ledger.text.quantities) that can answer "how long", "how many", …; a unit stating only other kinds
-# (a fee for "how long", a weekday for "how much") does not answer it.
+# (a fee for "how long", a weekday for "how much") does not answer it. "speed" is a count in a unit of speed
+# ("15.5 mph", `ledger.text.measures`).
 DEADLINE_KINDS = frozenset({"duration", "time", "date", "weekday", "frequency"})  # "how soon", "when"
 # A deadline stated without a figure ("by the end of the next working day") answers "how soon" or "when".
 DEADLINE_WORDS = re.compile(
@@ -79,7 +80,9 @@ DEADLINE_WORDS = re.compile(
 )
 _KINDS_WANTED = (
     (re.compile(r"\bhow\s+(?:often|frequently)\b", re.I), frozenset({"frequency", "duration", "count", "number"})),
-    (re.compile(r"\bhow\s+(?:soon|quickly|fast|late|early)\b|\bby\s+when\b|\bwithin\s+what\b", re.I), DEADLINE_KINDS),
+    # "How fast can it go?" asks for a speed, "how quickly must it be reported?" for a deadline: either answers.
+    (re.compile(r"\bhow\s+(?:quickly|fast)\b", re.I), DEADLINE_KINDS | {"speed"}),
+    (re.compile(r"\bhow\s+(?:soon|late|early)\b|\bby\s+when\b|\bwithin\s+what\b", re.I), DEADLINE_KINDS),
     (re.compile(r"\bhow\s+long\b", re.I), frozenset({"duration", "date", "time", "count", "number", "frequency"})),
     (re.compile(r"\bhow\s+many\b", re.I), frozenset({"count", "number", "duration", "frequency", "ordinal"})),
     (re.compile(r"\bhow\s+much\b", re.I), frozenset({"money", "percent", "number", "count", "duration", "frequency"})),

@@ -49,6 +49,7 @@ from ledger.core.settings import RevisionSettings
 from ledger.core.types import Chunk
 from ledger.judge.claims import content_stems
 from ledger.judge.word_relations import (
+    WordNetTable,
     bundled_wordnet,
     can_be_a_noun,
     is_a_kind_of,
@@ -56,6 +57,7 @@ from ledger.judge.word_relations import (
     near_in_meaning,
 )
 from ledger.text.lexicon import lexicon
+from ledger.text.measures import is_speed
 from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
 
 # Score = similarity + OVERLAP_WEIGHT × share of focus stems + FIGURE_BONUS when a wanted figure is present.
@@ -356,10 +358,19 @@ def _roles(question: str, text: str) -> list[str]:
         if i >= SUBJECT_WORDS and not set(before) & party_before:
             continue
         noun_here = bool(set(before[-2:]) & noun_before)  # "by the duty technician"
-        head_here = i + 1 == len(words) or not can_be_a_noun(words[i + 1], table)  # "the master decides"
+        # "the master decides", "each adult may ..." (a function word after it: "may" is no month here), "by an
+        # adult aged 18" (a participle after it); not "the master bedroom"
+        after = words[i + 1] if i + 1 < len(words) else ""
+        head_here = (not after or not content_stems(after) or not can_be_a_noun(after, table)
+                     or _participle(after, table))
         if names_a_party(word, table, noun_here=noun_here, head_here=head_here):
             found.append(word)
     return found
+
+
+def _participle(word: str, table: WordNetTable) -> bool:
+    """Whether a word is a verb's -ed or -ing form ("aged", "acting"), which after a noun qualifies it."""
+    return word.lower().endswith(("ed", "ing")) and table._base_form(word.lower(), "v") not in (None, word.lower())
 
 
 def _holder(role_unit: Unit, question: str, units: list[Unit], taken: set[int]) -> int | None:
@@ -375,7 +386,7 @@ def _holder(role_unit: Unit, question: str, units: list[Unit], taken: set[int]) 
 
 def _states_figure(part: QuestionPart, unit: Unit) -> bool:
     """Whether a unit states the figure a part asks for: any figure, or for "how soon" a deadline in words."""
-    return unit.has_figure or (part.kinds == DEADLINE_KINDS and bool(DEADLINE_WORDS.search(unit.text)))
+    return unit.has_figure or (part.kinds >= DEADLINE_KINDS and bool(DEADLINE_WORDS.search(unit.text)))
 
 
 def _fits(part: QuestionPart, unit: Unit) -> bool:
@@ -390,7 +401,7 @@ def _fits(part: QuestionPart, unit: Unit) -> bool:
     framing = f"{unit.section} {unit.chunk.section} {unit.chunk.title or ''}"  # its headings, in the chunk or above it
     if part.periods and period_conflict(part.periods, periods(f"{unit.text} {framing}")):
         return False
-    kinds = {q.kind for q in unit.quantities}
+    kinds = {_kind(q, unit.text) for q in unit.quantities}
     if part.kinds and kinds and not kinds & part.kinds:
         return False
     if part.counted:  # "three home visits" answers "how many visits", "a Level 3 member" not "how many members"
@@ -398,6 +409,11 @@ def _fits(part: QuestionPart, unit: Unit) -> bool:
         return any(_counts(part.counted, counted, " ".join(unit.text[q.start:].split()[:COUNTED_WORDS]))
                    for q in unit.quantities if q.kind in ("count", "number") and not q.identifier)
     return True
+
+
+def _kind(q: Quantity, text: str) -> str:
+    """A figure's kind for what a question asks: "speed" for a count in a unit of speed ("15.5 mph", "40 km/h")."""
+    return "speed" if q.kind == "count" and is_speed(q.text, text[q.end:]) else q.kind
 
 
 def _counts(stems: frozenset[str], words: list[str], after: str) -> bool:

@@ -527,3 +527,13 @@ def test_a_shared_unit_of_measure_does_not_make_two_figures_about_the_same_thing
                     "Clean and lubricate the chain every 200 km.") == ["absent"]
     assert statuses("Lubricate the chain every 300 km.", "Clean and lubricate the chain every 200 km.") == [
         "conflict"]
+
+
+def test_a_speed_is_a_unit_of_speed_or_a_length_per_time() -> None:
+    from ledger.text.measures import is_speed
+
+    assert is_speed("15.5 mph", "") and is_speed("30 knots", " in open water")
+    assert is_speed("40 km", "/h on the ring road") and is_speed("40 miles", " an hour")
+    assert is_speed("20 metres", " per second")
+    assert not is_speed("40 km", " ride each day") and not is_speed("3.8 metres", " deep")
+    assert not is_speed("48 hours", "") and not is_speed("12 points", " per hour")

@@ -463,3 +463,26 @@ def test_a_short_second_part_is_read_with_the_part_before_it(embedder) -> None: 
     draft = write(embedder, "How quickly must security incidents be reported, and who is told?", CORPUS)
     assert "Security Operations Center within 4 hours" in draft.text
     assert "do not state" not in draft.text
+
+
+@pytest.mark.model
+def test_how_fast_is_answered_by_a_speed_as_well_as_by_a_deadline(embedder) -> None:  # type: ignore[no-untyped-def]
+    hire = [_doc_chunk("Electric scooters carry a surcharge of 15p per minute and are limited to a top speed of "
+                       "12.5 mph. Scooters are parked in marked bays only.", 1)]
+    draft = write(embedder, "How fast can an electric scooter go?", hire)
+    assert draft.answered and "12.5 mph" in draft.text, draft.text
+    boat = [_doc_chunk("Inside the harbour wall the launch travels at no more than 6 knots.", 1)]
+    assert "6 knots" in write(embedder, "How fast may the launch travel in the harbour?", boat).text
+    faults = [_doc_chunk("Faults are reported in the app, and a technician inspects the scooter within 48 hours.", 1)]
+    assert "within 48 hours" in write(embedder, "How quickly is a reported scooter inspected?", faults).text
+
+
+@pytest.mark.model
+def test_who_is_answered_by_a_role_a_participle_or_a_modal_follows(embedder) -> None:  # type: ignore[no-untyped-def]
+    # "aged" can be a noun ("the aged") and "may" a month: neither makes "adult" the first word of a compound.
+    evidence = [_doc_chunk("Children under 8 must be accompanied in the water by an adult aged 18 or over.", 1)]
+    draft = write(embedder, "Who can supervise children under 8 in the water?", evidence)
+    assert draft.answered and "an adult aged 18" in draft.text, draft.text
+    evidence = [_doc_chunk("Each volunteer may lead no more than two walks a week.", 1)]
+    draft = write(embedder, "Who can lead the walks?", evidence)
+    assert draft.answered and "Each volunteer" in draft.text, draft.text
