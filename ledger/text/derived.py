@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date
 from itertools import combinations
 
+from ledger.text.ages import is_age
 from ledger.text.figures import Quantity
 from ledger.text.lexicon import lexicon
 from ledger.text.numbers import MULTIPLE, POINTS
@@ -97,9 +98,16 @@ def _difference(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     same = [e for e in evidence if (e.kind == q.kind and e.unit == ("" if shares else q.unit))
             or (loose and is_amount(e) and not e.unit)]
     for a, b in _pairs(same):
-        if _close(a.value - b.value, q.value, q):
+        if _of_one_thing(q, a, b) and _close(a.value - b.value, q.value, q):
             return f"{_figure(a)} − {_figure(b)}", (a, b)
     return None
+
+
+def _of_one_thing(*figures: Quantity) -> bool:
+    """Whether figures can be subtracted from each other: an age only from ages ("an adult aged 18" less "two
+    children" is no age of 16)."""
+    ages = sum(is_age(f) for f in figures)
+    return ages in (0, len(figures))
 
 
 def _year(e: Quantity) -> int | None:

@@ -140,3 +140,9 @@ def test_a_share_of_something_else_is_not_the_claims_count() -> None:
     evidence = "The school has 400 pupils. Of those, about 25% walk to school."
     assert working("About 100 pupils walk to school.", evidence)[0] == ("matched", "25% of 400 pupils")
     assert working("About 100 teachers were hired.", evidence)[0][0] != "matched"
+
+
+def test_an_age_is_not_worked_out_from_a_number_of_people() -> None:
+    claim = "An adult aged 16 or over must accompany children in the water."
+    evidence = "An adult aged 18 or over must accompany children in the water. Each adult may supervise two children."
+    assert working(claim, evidence) == [("conflict", "")]  # not "18 − two children"

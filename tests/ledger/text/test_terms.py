@@ -193,6 +193,11 @@ def test_a_deputy_is_another_role(claim: str, quote: str, expected: tuple[str, s
         # of two words for "in every case", the one the quote does not use
         ("Members may book at any time on any day.", "Members may book at any time, but only on Mondays.",
          ("any", "only")),
+        # in every place
+        ("Visitors may park anywhere on the site.", "Visitors may park on the site only in the north car park.",
+         ("anywhere", "only")),
+        ("Members can use the pool at all times.", "Members can use the pool except during lessons.",
+         ("at all times", "except")),
     ],
 )
 def test_a_claim_that_holds_in_every_case_drops_the_quote_s_condition(
