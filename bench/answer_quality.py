@@ -10,7 +10,9 @@ out and only measured.
 For an answerable question: the share of the gold answer's tokens that appear in the answer (lower-cased,
 punctuation and articles dropped, citations removed; the figure tracked by the issue is their mean), and
 whether the writer wrongly said the documents do not answer. For an unanswerable one: whether that was
-recognised (the writer declined, or the run was flagged `unanswered` / `no_evidence`).
+recognised (the writer declined, or the run was flagged `unanswered` / `no_evidence`). In `ask` mode also the
+ledger's gaps ("Parts of the question not answered" in the UI): how many answers that give the whole gold answer
+still list a gap (wrongly), and how many answers to unanswerable questions that were not declined list one.
 
 `--mode writer` runs retrieval and the local writer only (seconds); `--mode ask` runs the whole `evidence ask`
 loop (judge, revisions), which is what a user sees. `--home DIR` keeps the ingested store for the next run.
@@ -81,7 +83,7 @@ def main() -> None:
         pipeline = build_pipeline(settings, embedder=embedder)
         writer = LocalWriter(embedder, settings.revision)
         recalls: list[float] = []
-        wrong_abstentions = flagged = 0
+        wrong_abstentions = flagged = full_with_gaps = unanswerable_with_gaps = 0
         seconds: list[float] = []
         for row in rows:
             started = time.perf_counter()
@@ -96,14 +98,17 @@ def main() -> None:
                 result = pipeline.ask(row["question"])
                 answer = result.answer
                 declined = bool({f.type for f in result.risk_flags} & {"unanswered", "no_evidence"})
+                gaps = bool(result.ledger.gaps)
             seconds.append(time.perf_counter() - started)
             if row["answerable"]:
                 recall = token_recall(row["answer"], without_abstentions(answer))
                 recalls.append(recall)
                 wrong_abstentions += declined
                 mark = f"{recall:4.2f}"
+                full_with_gaps += args.mode == "ask" and recall == 1.0 and not declined and gaps
             else:
                 flagged += declined
+                unanswerable_with_gaps += args.mode == "ask" and not declined and gaps
                 mark = "ok  " if declined else "MISS"
             if args.show or (row["answerable"] and recalls[-1] < 1.0) or (not row["answerable"] and not declined):
                 print(f"{mark} {row['id']} [{row['kind']}] {row['question']}\n     gold: {row['answer']}\n"
@@ -120,6 +125,9 @@ def main() -> None:
             "unanswerable_flagged": flagged,
             "median_s": round(statistics.median(seconds), 3) if seconds else None,
         }
+        if args.mode == "ask":
+            summary["full_answers_listing_gaps"] = full_with_gaps
+            summary["unanswerable_answered_listing_gaps"] = unanswerable_with_gaps
         print(json.dumps(summary) if args.json else summary)
 
 

@@ -83,6 +83,18 @@ class WordNetTable:
             candidates = [form] + [form[: -len(old)] + new for old, new in WORDNET_SUFFIXES[pos] if form.endswith(old)]
         return next((c for c in candidates if c and self._lemma_senses(c, pos)), None)
 
+    def every_reading(self, word: str) -> tuple[int, ...]:
+        """A word's senses under every base form WordNet has for it, as NLTK's morphy gives them: "costs" is a noun of
+        its own (legal costs) and the plural of "cost"; `word_senses` reads only the first."""
+        word = word.lower()
+        found: list[int] = []
+        for pos in POS_CODES:
+            candidates = [word, *self.exceptions.get((pos, word), ())]
+            candidates += [word[: -len(old)] + new for old, new in WORDNET_SUFFIXES[pos] if word.endswith(old)]
+            for base in dict.fromkeys(c for c in candidates if c):
+                found += self._lemma_senses(base, pos)
+        return tuple(dict.fromkeys(found)) or self.word_senses(word)
+
     def word_senses(self, word: str) -> tuple[int, ...]:
         """A word's or phrase's senses, nouns first, each part of speech commonest first; a phrase WordNet does not
         know is read by its last word ("practice nurse" as "nurse")."""
@@ -190,7 +202,7 @@ def is_a_kind_of(word: str, general: str, table: WordNetTable) -> bool:
 def _commonest_by_pos(table: WordNetTable, word: str, *only: str) -> tuple[int, ...]:
     """A word's `SENSES` commonest senses of each part of speech ("start" as a noun and as a verb), or of the parts
     of speech named in `only` ("n")."""
-    senses = table.word_senses(word)
+    senses = table.every_reading(word)
     codes = [POS_CODES[p] for p in only] or list(POS_CODES.values())
     return tuple(s for pos in codes for s in [x for x in senses if table.pos[x] == pos][:SENSES])
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ledger.backends.base import Extraction, ExtractRequest
-from ledger.backends.local.gaps import gap_report
+from ledger.backends.local.gaps import framing, gap_report
 from ledger.judge.claims import extract_claims
 
 
@@ -13,5 +13,6 @@ class RuleClaimExtractor:
     def run(self, request: ExtractRequest) -> Extraction:
         """The claims of the answer, and how completely they answer the question."""
         claims = extract_claims(request.answer, request.question)
-        completeness, gaps = gap_report(request.question, [c.text for c in claims])
+        completeness, gaps = gap_report(request.question, [c.text for c in claims],
+                                        frames=framing(claims, request.evidence))
         return Extraction(claims, completeness, gaps)

@@ -1,31 +1,58 @@
-"""Completeness and gaps (seed 003): which parts of a question an answer's claims cover. Pure."""
+"""Completeness and gaps (seed 003): which parts of a question an answer's claims cover. Pure.
+
+A claim is read with the title and heading of the chunks it cites: "Group lessons cost £65 per block." cited from
+the visitor guide of a leisure centre answers "How much does the leisure centre charge for lessons?", as the
+writer, which read the same headings, meant it to; and a question word the claims say in other words ("charge" as
+"costs", `said_otherwise`) is covered, as the writer counts it.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from ledger.backends.local.questions import QuestionPart, question_parts, stems_cover
+from ledger.backends.local.questions import QuestionPart, question_parts, said_otherwise, stems_cover
+from ledger.core.types import Chunk, Claim
 from ledger.judge.claims import contains_numeric, content_stems
 
 MIN_SHARE = 0.5  # a part is covered when the claims hold at least this share of its focus stems
 
 
-def part_coverage(part: QuestionPart, claim_texts: list[str]) -> float:
-    """Share of a part's focus stems found in the claims that mention any of them (1.0 when it has none)."""
+def framing(claims: Sequence[Claim], evidence: Sequence[Chunk]) -> list[str]:
+    """For each claim, the titles and headings of the evidence chunks it cites ("" when it cites none)."""
+    named = {c.hash: " ".join(dict.fromkeys(x for x in (c.title or "", c.section) if x)) for c in evidence}
+    return [" ".join(dict.fromkeys(named[h] for h in claim.cited if named.get(h))) for claim in claims]
+
+
+def _stems(texts: list[str], frames: list[str] | None, i: int) -> set[str]:
+    """The content stems of claim i and of the titles and headings of what it cites."""
+    return content_stems(texts[i]) | (content_stems(frames[i]) if frames and frames[i] else set())
+
+
+def part_coverage(part: QuestionPart, claim_texts: list[str], frames: list[str] | None = None) -> float:
+    """Share of a part's focus stems found in the claims (and the titles and headings of what they cite, `frames`),
+    1.0 when it has none."""
     if not part.focus:
         return 1.0
     have: set[str] = set()
-    for text in claim_texts:
-        have |= content_stems(text)
-    return stems_cover(part.focus, have) / len(part.focus)
+    for i in range(len(claim_texts)):
+        have |= _stems(claim_texts, frames, i)
+    covered = stems_cover(part.focus, have)
+    if covered < len(part.focus):  # "charge" said as "costs"
+        covered += len(frozenset().union(*(said_otherwise(part, t, content_stems(t)) for t in claim_texts)))
+    return covered / len(part.focus)
 
 
-def part_covered(part: QuestionPart, claim_texts: list[str], min_share: float = MIN_SHARE) -> bool:
-    """Whether the claims answer a part: half of its focus stems, and a figure when it asks for one."""
-    if part_coverage(part, claim_texts) < min_share:
+def part_covered(part: QuestionPart, claim_texts: list[str], min_share: float = MIN_SHARE,
+                 frames: list[str] | None = None) -> bool:
+    """Whether the claims answer a part: half of its focus stems, and a figure when it asks for one (in a claim's
+    own words: the year of a title is no answer)."""
+    if part_coverage(part, claim_texts, frames) < min_share:
         return False
     if part.wants_figure and part.focus:
-        return any(contains_numeric(t) and stems_cover(part.focus, content_stems(t)) for t in claim_texts)
+        return any(contains_numeric(t) and (stems_cover(part.focus, _stems(claim_texts, frames, i))
+                                            or said_otherwise(part, t, content_stems(t)))
+                   for i, t in enumerate(claim_texts))
     return True
 
 
@@ -35,10 +62,11 @@ def gap_phrase(part: QuestionPart) -> str:
     return text[:1].upper() + text[1:] if text else text
 
 
-def gap_report(question: str, claim_texts: list[str], min_share: float = MIN_SHARE) -> tuple[float, list[str]]:
+def gap_report(question: str, claim_texts: list[str], min_share: float = MIN_SHARE,
+               frames: list[str] | None = None) -> tuple[float, list[str]]:
     """(share of the question's parts the claims cover, the uncovered parts phrased briefly)."""
     parts = [p for p in question_parts(question) if p.focus]
     if not parts:
         return 1.0, []
-    gaps = [gap_phrase(p) for p in parts if not part_covered(p, claim_texts, min_share)]
+    gaps = [gap_phrase(p) for p in parts if not part_covered(p, claim_texts, min_share, frames)]
     return round(1.0 - len(gaps) / len(parts), 4), gaps

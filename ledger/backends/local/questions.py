@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ledger.judge.claims import content_stems
+from ledger.judge.word_relations import bundled_wordnet, near_in_meaning
 from ledger.text.lexicon import lexicon
 from ledger.text.terms import phrase_pattern
 
@@ -282,3 +283,22 @@ def stem_covered(stem: str, have: frozenset[str] | set[str]) -> bool:
 def stems_cover(wanted: frozenset[str], have: frozenset[str] | set[str]) -> int:
     """How many wanted stems `have` names (see `stem_covered`)."""
     return sum(1 for stem in wanted if stem_covered(stem, have))
+
+
+def said_otherwise(part: QuestionPart, text: str, stems: frozenset[str] | set[str]) -> frozenset[str]:
+    """The focus stems of a part that a text (its content `stems` given) does not name but says in other words: a
+    WordNet synonym, or a kind of the word or what it is a kind of, close by ("grub" / "larvae", "breeding" /
+    "rearing", "charge" / "costs")."""
+    missing = {s for s in part.focus if not stem_covered(s, stems)}
+    if not missing:
+        return frozenset()
+    table = bundled_wordnet()
+    # A word of the text that is already one of the question's own ("chief") says nothing else ("executive").
+    theirs = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)
+              if content_stems(w) and not stems_cover(part.focus, content_stems(w))}
+    found = set()
+    for word in re.findall(r"[A-Za-z]{3,}", part.text):
+        found_stems = content_stems(word) & missing
+        if found_stems and any(near_in_meaning(word.lower(), other, table) for other in theirs):
+            found |= found_stems
+    return frozenset(found)

@@ -24,7 +24,7 @@ from datetime import date
 from functools import cache
 
 from ledger.backends.base import CritiqueRequest
-from ledger.backends.local.gaps import gap_phrase, part_covered
+from ledger.backends.local.gaps import framing, gap_phrase, part_covered
 from ledger.backends.local.questions import question_parts
 from ledger.backends.local.units import Unit, evidence_units, figure_conflict, same_figure
 from ledger.core.types import Chunk, Critique, CritiqueIssue
@@ -154,9 +154,10 @@ class RuleSkeptic:
             if conflict.dated and sentence and states_older_figure(sentence, conflict):
                 message += " The draft states the older figure."
             issues.append(CritiqueIssue(kind="conflict", sentence=sentence, message=message))
-        claim_texts = [c.text for c in extract_claims(draft, question)]
+        draft_claims = extract_claims(draft, question)
+        claim_texts, frames = [c.text for c in draft_claims], framing(draft_claims, evidence)
         for part in question_parts(question):
-            if part.focus and not part_covered(part, claim_texts):
+            if part.focus and not part_covered(part, claim_texts, frames=frames):
                 message = f"The draft does not answer: {gap_phrase(part)}."
                 issues.append(CritiqueIssue(kind="unanswered", message=message))
         return Critique(issues=issues, summary=_summary(issues, claims, len(evidence)))

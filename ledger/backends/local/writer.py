@@ -40,6 +40,7 @@ from ledger.backends.local.questions import (
     period_conflict,
     periods,
     question_parts,
+    said_otherwise,
     stem_covered,
     stems_cover,
     whole_question,
@@ -54,7 +55,6 @@ from ledger.judge.word_relations import (
     can_be_a_noun,
     is_a_kind_of,
     names_a_party,
-    near_in_meaning,
 )
 from ledger.text.lexicon import lexicon
 from ledger.text.measures import is_speed
@@ -236,7 +236,7 @@ class LocalWriter:
                 continue  # word overlap alone ("Reporting line" for "report") makes no answer; look further
             if found and score < found[0][0] - RUNNER_UP_MARGIN:
                 break
-            reworded = _said_otherwise(part, unit)
+            reworded = said_otherwise(part, unit.text, unit.stems)
             if (part.focus & unknown) - reworded and sim < UNKNOWN_WORD_SIMILARITY:
                 break  # the question names something no evidence sentence mentions ("in Europe")
             covered = stems_cover(part.focus, unit.stems) + len(reworded)
@@ -302,24 +302,6 @@ def _code_shape(code: str) -> re.Pattern[str]:
 
 
 _NAME = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?")
-
-
-def _said_otherwise(part: QuestionPart, unit: Unit) -> frozenset[str]:
-    """The focus stems of a part that a unit does not name but says in other words: a WordNet synonym, or a kind of
-    the word or what it is a kind of, close by ("grub" / "larvae", "breeding" / "rearing", "start" / "began")."""
-    missing = {s for s in part.focus if not stem_covered(s, unit.stems)}
-    if not missing:
-        return frozenset()
-    table = bundled_wordnet()
-    # A word of the unit that is already one of the question's own ("chief") says nothing else ("executive").
-    theirs = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", unit.text)
-              if content_stems(w) and not stems_cover(part.focus, content_stems(w))}
-    found = set()
-    for word in re.findall(r"[A-Za-z]{3,}", part.text):
-        stems = content_stems(word) & missing
-        if stems and any(near_in_meaning(word.lower(), other, table) for other in theirs):
-            found |= stems
-    return frozenset(found)
 
 
 def _names_someone(question: str, unit: Unit) -> str:

@@ -105,6 +105,7 @@ def test_a_word_that_can_be_a_verb_or_an_adjective_is_a_party_only_where_a_noun_
 
 @pytest.mark.parametrize(("a", "b", "near"), [
     ("grub", "larvae", True), ("breeding", "rearing", True), ("start", "began", True), ("price", "cost", True),
+    ("charge", "costs", True),  # "costs" is also a noun of its own (legal costs): its plural reading counts too
     ("rise", "fall", False), ("dog", "cat", False), ("year", "month", False), ("beetle", "animal", False),
     ("", "cost", False), ("qwzlorn", "cost", False),
 ])

@@ -187,3 +187,19 @@ def test_the_gap_finder_reports_completeness_and_the_uncovered_parts() -> None:
     # Word forms count: "mileage" is covered by "per mile".
     mileage = "Employees are reimbursed at $0.70 per mile [cite:abc]."
     assert gaps_of("What is the mileage rate?", mileage, []) == (1.0, [])
+
+
+def test_a_claim_answers_with_the_title_of_what_it_cites_and_in_other_words() -> None:
+    guide = make_chunk("Group lessons run in blocks of ten weeks and cost £65 per block. An adult swim costs £5.20.",
+                       "Riverside Leisure Centre: Visitor Guide", date(2026, 5, 1), "guide")
+    lessons = f"Group lessons run in blocks of ten weeks and cost £65 per block [cite:{guide.hash}]."
+    # "leisure centre" is the title of the cited guide; the claim need not repeat it
+    assert gaps_of("How much does the leisure centre charge for lessons?", lessons, [guide]) == (1.0, [])
+    # ... and only of a chunk it cites
+    uncited = "Group lessons run in blocks of ten weeks and cost £65 per block."
+    assert gaps_of("How much do leisure centre lessons cost?", lessons, [guide]) == (1.0, [])
+    assert gaps_of("How much do leisure centre lessons cost?", uncited, [guide])[0] == 0.0
+    # "charge" said as "costs"
+    adult = f"An adult swim costs £5.20 [cite:{guide.hash}]."
+    assert gaps_of("What does the pool charge an adult?", adult, [guide]) == (1.0, [])
+    assert gaps_of("What does the pool charge a child?", adult, [guide])[0] == 0.0
