@@ -143,6 +143,7 @@ _CONJUNCTION = re.compile(
     re.IGNORECASE,
 )
 _WHO = re.compile(r"^\W*(?:who|whom|whose)\b|\b(?:by|to|from|with|for)\s+whom\b", re.IGNORECASE)
+_MANNER = re.compile(r"^\W*how\s+(?:is|are|was|were|do|does|did)\b", re.IGNORECASE)  # "How is X measured?"
 _LEADING_FILLER = re.compile(r"^(?:and|or|also|plus|then|so|but)\s+", re.IGNORECASE)
 
 
@@ -239,9 +240,10 @@ def whole_question(question: str, parts: list[QuestionPart]) -> QuestionPart:
 
 
 def wants_figure(question: str) -> bool:
-    """Whether a question asks for a number, amount, duration or date. A "who" question asks for someone: its
-    figure words ("Who pays the fee?", "Who is told when ...") are its topic, unless it also asks "how much"."""
-    if _WHO.search(question):
+    """Whether a question asks for a number, amount, duration or date. A "who" question asks for someone, and "how is
+    ... measured" for a way of doing something: their figure words ("Who pays the fee?", "How is the boat's length
+    measured?") are their topic, unless they also ask "how much"."""
+    if _WHO.search(question) or _MANNER.search(question):
         return bool(_HOW_MUCH_RE.search(question))
     return bool(_words().wants_figure.search(question))
 

@@ -129,8 +129,9 @@ class LocalWriter:
         # Short stems ("fli" of "fly") are too often verbs the evidence words differently to mean anything.
         absent = {s for p in parts for s in p.focus if len(s) >= 4 and not stems_cover(frozenset({s}), known)}
         # A common word the evidence words differently ("feel sick" for "nausea", "hottest" for "warmest") is a
-        # paraphrase; a rare one ("humidity", "tuition") names a concept, whose absence means "not answered".
-        unknown = frozenset(absent & rare_stems(question)) if absent else frozenset()  # wordfreq loads only if needed
+        # paraphrase; a rare one ("humidity", "tuition") names a concept, whose absence means "not answered". A word
+        # that cannot be a noun ("measured", "refundable") names no concept: the answer may say it otherwise.
+        unknown = frozenset(absent & rare_stems(question, concepts=True)) if absent else frozenset()  # loads wordfreq
         # A part of one focus word after another ("..., and who is told?") leans on the part before it for its
         # subject: it is embedded with that part, or its few words are close to nothing.
         part_texts = [f"{parts[i - 1].text}, {p.text}" if i and len(p.focus) <= 1 else p.text
@@ -275,12 +276,15 @@ class LocalWriter:
         return kept
 
 
-def rare_stems(text: str) -> frozenset[str]:
-    """Stems of the words of a text that are rare in general English (Zipf frequency below RARE_WORD_ZIPF)."""
+def rare_stems(text: str, concepts: bool = False) -> frozenset[str]:
+    """Stems of the words of a text that are rare in general English (Zipf frequency below RARE_WORD_ZIPF); with
+    `concepts`, only of those that can name a thing: nouns, and words WordNet does not know ("Tidewright")."""
     from wordfreq import zipf_frequency  # its word list takes half a second to load: only when asked
 
     words = re.findall(r"[A-Za-z][A-Za-z'-]*", text)
+    table = bundled_wordnet()
     return frozenset(s for w in words if zipf_frequency(w, "en", wordlist="small") < RARE_WORD_ZIPF
+                     and not (concepts and table.word_senses(w) and not can_be_a_noun(w, table))
                      for s in content_stems(w))
 
 

@@ -203,3 +203,14 @@ def test_a_claim_answers_with_the_title_of_what_it_cites_and_in_other_words() ->
     adult = f"An adult swim costs £5.20 [cite:{guide.hash}]."
     assert gaps_of("What does the pool charge an adult?", adult, [guide]) == (1.0, [])
     assert gaps_of("What does the pool charge a child?", adult, [guide])[0] == 0.0
+
+
+@pytest.mark.parametrize(("question", "wants"), [
+    ("How is boat length measured?", False), ("How are late fees calculated?", False),
+    ("How much is the late fee?", True), ("How long is the course?", True), ("What is the length of a berth?", True),
+    ("How is the fee worked out, and how much is it?", True),
+])
+def test_a_question_about_a_way_of_doing_something_asks_for_no_figure(question: str, wants: bool) -> None:
+    from ledger.backends.local.questions import wants_figure
+
+    assert wants_figure(question) is wants

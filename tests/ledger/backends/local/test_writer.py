@@ -486,3 +486,14 @@ def test_who_is_answered_by_a_role_a_participle_or_a_modal_follows(embedder) -> 
     evidence = [_doc_chunk("Each volunteer may lead no more than two walks a week.", 1)]
     draft = write(embedder, "Who can lead the walks?", evidence)
     assert draft.answered and "Each volunteer" in draft.text, draft.text
+
+
+@pytest.mark.model
+def test_a_way_of_doing_something_is_answered_without_a_figure_or_the_question_s_verb(embedder) -> None:  # type: ignore[no-untyped-def]
+    # "How is ... measured?" asks for a way, not a figure; "measured" is a rare word but no concept the answer must
+    # repeat. A rare noun the documents never use still means "not answered".
+    fees = [_doc_chunk("Fees are charged per metre of boat length, including bowsprits and davits. Shore power costs "
+                       "£5 per night for a 16-amp supply.", 1)]
+    draft = write(embedder, "How is boat length measured for fees?", fees)
+    assert draft.answered and "including bowsprits and davits" in draft.text, draft.text
+    assert not write(embedder, "How is the humidity of the boat store controlled?", fees).answered
