@@ -138,12 +138,27 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
                 found.append(quantity)
         else:
             i += 1
+    taken = [(q.start, q.end) for q in found if q.kind == "money"]  # a count may run on over it: "3 swim free"
+    found += [_make("money", 0.0, text, m.start(), m.end()) for m in _free_pattern().finditer(text)
+              if not any(a < m.end() and m.start() < b for a, b in taken)]
+    found.sort(key=lambda q: q.start)
     baseline = _baseline_pattern()
     found = [replace(q, baseline=True) if q.kind == "date" and baseline.search(text, max(0, q.start - 40), q.start)
              else q for q in found]
     found = [replace(q, difference=_difference(text, q)) if q.kind not in ("date", "weekday", "time") else q
              for q in found]
     return tuple(read_ages(text, describe_figures(text, shared_units(text, sorted(found, key=lambda q: q.start)))))
+
+
+@cache
+def _free_pattern() -> re.Pattern[str]:
+    """A price of nothing: "free of charge", "at no extra cost", or "free" not joined by a hyphen and not followed by
+    a word of another sense ("free to", "free time"; the lexicon's `figures.toml`)."""
+    lex = lexicon()
+    phrases = [p for p in lex.words("figures", "free_of_charge") if p != "free"]
+    others = phrase_pattern(lex.words("figures", "not_free_after"))
+    bare = rf"(?<![\w-])free(?![\w-])(?!\s+(?:{others})\b)" if "free" in lex.words("figures", "free_of_charge") else ""
+    return re.compile("|".join(x for x in (rf"\b(?:{phrase_pattern(phrases)})\b", bare) if x), re.IGNORECASE)
 
 
 @cache

@@ -537,3 +537,23 @@ def test_a_speed_is_a_unit_of_speed_or_a_length_per_time() -> None:
     assert is_speed("20 metres", " per second")
     assert not is_speed("40 km", " ride each day") and not is_speed("3.8 metres", " deep")
     assert not is_speed("48 hours", "") and not is_speed("12 points", " per hour")
+
+
+@pytest.mark.parametrize(("text", "free"), [
+    ("Children under 3 swim free.", "free"), ("Parking is provided free of charge.", "free of charge"),
+    ("Members bring a guest at no extra cost.", "at no extra cost"),
+    ("There is no charge for a first visit.", "no charge"),
+    ("Staff are free to choose their hours.", None), ("Every part is free from defects.", None),
+    ("Shop duty-free at the airport.", None), ("The afternoon is free time.", None),
+])
+def test_a_price_of_nothing_is_an_amount_of_money(text: str, free: str | None) -> None:
+    zero = [q.text for q in extract_quantities(text) if q.kind == "money" and q.value == 0]
+    assert zero == ([free] if free else [])
+
+
+def test_a_price_contradicts_free_and_free_matches_free() -> None:
+    evidence = extract_quantities("Fresh water is free at every pontoon.")
+    priced = compare_quantities(extract_quantities("Fresh water costs £2 at the pontoon."), evidence)
+    assert [m.claim.text for m in priced.conflicts] == ["£2"]
+    free = compare_quantities(extract_quantities("Fresh water is supplied free of charge."), evidence)
+    assert [m.status for m in free.matches] == ["matched"]
