@@ -31,6 +31,7 @@ import numpy as np
 
 from ingest.embedding import Embedder
 from ingest.retrieval import mentions, named_terms
+from ingest.tables import row_sentence
 from ledger.backends.base import NO_EVIDENCE_ANSWER, Draft, WriteRequest
 from ledger.backends.local.questions import (
     DEADLINE_KINDS,
@@ -45,6 +46,7 @@ from ledger.backends.local.questions import (
     stems_cover,
     whole_question,
 )
+from ledger.backends.local.superlatives import extreme, extreme_row
 from ledger.backends.local.units import Unit, evidence_units, figure_conflict, superseded_documents
 from ledger.core.settings import RevisionSettings
 from ledger.core.types import Chunk
@@ -148,6 +150,10 @@ class LocalWriter:
             part_scores = (self._scores(part, figures, vec, units, unit_vecs, weights, codes) if len(parts) > 1
                            else scores)
             answers.append(self._answers(part, part_scores, units, unit_vecs @ vec, unknown))
+        if (ranked := _extreme_row_unit(question, units, answers)) is not None:
+            # "Which plan is the cheapest?" over a table: its row at that end, unless a sentence says it in words
+            return WrittenAnswer(cite(ranked.text, [ranked.chunk.hash]), answered=True, units=[ranked],
+                                 scores=[scores[units.index(ranked)]])
         if not any(answers):
             # The best-scoring passage is quoted and cited, so the reader can judge it; the run is flagged unanswered.
             top = int(np.argmax(scores))
@@ -368,6 +374,23 @@ def _holder(role_unit: Unit, question: str, units: list[Unit], taken: set[int]) 
                 and any(stems <= unit.stems for stems in roles) and _names_someone(question, unit) == "name"):
             return j
     return None
+
+
+def _extreme_row_unit(question: str, units: list[Unit], answers: list[list[tuple[float, int]]]) -> Unit | None:
+    """The unit of the table row at the end of a column a superlative question asks for ("the cheapest"), when no
+    answering sentence uses the superlative itself ("the largest tributary is ...")."""
+    asked = extreme(question)
+    if asked is None:
+        return None
+    word = asked[1].lower()
+    if any(word in units[i].text.lower() for found in answers for _, i in found):
+        return None
+    found = extreme_row(question, list({u.chunk.hash: u.chunk for u in units}.values()))
+    if found is None:
+        return None
+    chunk, row = found
+    sentence = row_sentence(row)
+    return next((u for u in units if u.chunk.hash == chunk.hash and u.text == sentence), None)
 
 
 def _states_figure(part: QuestionPart, unit: Unit) -> bool:

@@ -497,3 +497,17 @@ def test_a_way_of_doing_something_is_answered_without_a_figure_or_the_question_s
     draft = write(embedder, "How is boat length measured for fees?", fees)
     assert draft.answered and "including bowsprits and davits" in draft.text, draft.text
     assert not write(embedder, "How is the humidity of the boat store controlled?", fees).answered
+
+
+@pytest.mark.model
+def test_a_superlative_over_a_table_is_answered_by_the_row_at_that_end(embedder) -> None:  # type: ignore[no-untyped-def]
+    fees = make_chunk("# Berthing fees\n\nFees are charged per metre of boat length.\n\n| Berth type | Per night | "
+                      "Per year |\n|---|---|---|\n| Visitor pontoon | £3.40 | n/a |\n| Finger berth | £2.90 | £395 |\n"
+                      "| Swinging mooring | £1.20 | £160 |\n", "Marina fees", doc="marina")
+    draft = write(embedder, "Which berth type is cheapest?", [fees])
+    assert draft.answered and draft.text.startswith("Swinging mooring (Per night: £1.20"), draft.text
+    assert write(embedder, "Which berth is the most expensive per night?", [fees]).text.startswith("Visitor pontoon")
+    # a sentence that states the superlative itself answers in its own words
+    stated = make_chunk("The swinging moorings are the cheapest berths in the harbour.\n\n| Berth type | Per night |\n"
+                        "|---|---|\n| Visitor pontoon | £3.40 |\n| Swinging mooring | £1.20 |\n", "Marina", doc="m2")
+    assert "cheapest berths in the harbour" in write(embedder, "Which berth type is cheapest?", [stated]).text

@@ -1,0 +1,51 @@
+"""A superlative question over a table: the row at that end of the column the question names. No model."""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger.backends.local.superlatives import extreme, extreme_row
+from tests.fakes import make_chunk
+
+PLANS = make_chunk(
+    "# Broadband plans\n\n| Plan | Download speed | Monthly price | Contract |\n|---|---|---|---|\n"
+    "| Starter | 40 Mbps | £24 | 12 months |\n| Fibre 200 | 200 Mbps | £31 | 18 months |\n"
+    "| Fibre 900 | 900 Mbps | £45 | 24 months |\n", "Home services", doc="plans")
+TRAILS = make_chunk(
+    "# Trails\n\n| Trail | Length | Climb |\n|---|---|---|\n| Mill path | 4 km | 30 m |\n"
+    "| High moor | 1.2 km | 900 m |\n| Valley way | 900 metres | 60 m |\n", "Home services", doc="trails")
+SALES = make_chunk(
+    "| Region | Revenue | Growth | Share of staff |\n|---|---|---|---|\n| North | $4.2 million | 3% | 30% |\n"
+    "| East | $3.1 million | -2% | 20% |\n| South | $6.8 million | 11% | 50% |\n", "Sales", doc="sales")
+
+
+def label(question: str, chunks: list) -> str | None:  # type: ignore[type-arg]
+    found = extreme_row(question, chunks)
+    return found[1].cells[0] if found else None
+
+
+@pytest.mark.parametrize(("question", "row"), [
+    ("Which plan is the cheapest?", "Starter"),  # every column agrees
+    ("Which plan has the longest contract?", "Fibre 900"),  # the column the question names
+    ("Which plan is the most expensive?", "Fibre 900"),
+    ("Which trail is the shortest?", "Valley way"),  # 900 m is shorter than 1.2 km, though 900 is more than 1.2
+    ("Which trail has the biggest climb?", "High moor"),
+    ("Which region had the lowest growth?", "East"),  # -2% is a fall
+    ("Which region had the highest revenue?", "South"),
+])
+def test_the_row_at_the_end_of_the_named_column_answers(question: str, row: str) -> None:
+    assert label(question, [PLANS, TRAILS, SALES]) == row
+
+
+def test_no_row_answers_a_question_about_no_table_or_no_column() -> None:
+    assert label("Which river is the longest?", [PLANS, TRAILS]) is None  # no table of rivers
+    assert label("What does the Starter plan cost?", [PLANS]) is None  # no superlative
+    # "most" names no measure of its own: of a table whose columns the question does not name, no row
+    assert label("Which region had the most rain?", [SALES]) is None
+    assert label("Which region has the most staff?", [SALES]) == "South"
+
+
+def test_a_superlative_is_read_as_the_phrase_it_is() -> None:
+    assert extreme("Which plan is the most expensive?") == ("max", "most expensive")
+    assert extreme("Which plan is the least expensive?") == ("min", "least expensive")
+    assert extreme("Who approves refunds?") is None
