@@ -15,11 +15,15 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from ingest.chunking import is_heading
+from ingest.tables import row_sentence
 from ledger.core.settings import JudgeSettings
 from ledger.core.types import Chunk, Support
 from ledger.judge.candidates import LIKELY_SENTENCES, likely_sentences, text_sentences
+from ledger.judge.superlatives import extreme, ranked_claim
 from ledger.judge.support_rules import (
+    COMPUTED,
     DEFAULT_THRESHOLDS,
+    FIGURES_AGREE,
     SupportCheck,
     SupportFeatures,
     Thresholds,
@@ -28,6 +32,7 @@ from ledger.judge.support_rules import (
     features,
 )
 from ledger.judge.word_relations import one_inside_the_other
+from ledger.text.quantities import compare_quantities, extract_quantities
 from ledger.text.sentences import split_sentences
 from ledger.text.terms import coverage, key_terms, polarity
 
@@ -99,6 +104,26 @@ def _context(chunk: Chunk) -> str:
 def likely_chunk_sentences(claim: str, chunk_text: str, keep: int | None = LIKELY_SENTENCES) -> list[str]:
     """The sentences of a chunk worth embedding for a claim: the likeliest `keep`, their neighbours and headings."""
     return likely_sentences(claim, text_sentences(chunk_text), keep, is_heading)
+
+
+def _ranked(claim: str, chunk: Chunk, check: SupportCheck) -> SupportCheck:
+    """A claim that a row of the chunk's table is at one end ("the cheapest option") decided by the table: supported
+    by that row when it is (and its figures agree), contradicted by the row at that end when it is not
+    (`ledger.judge.superlatives`); otherwise the check as it was."""
+    ranked = ranked_claim(claim, chunk)
+    asked = extreme(claim)
+    if ranked is None or asked is None:
+        return check
+    holds, named, top = ranked
+    quote = row_sentence(top)
+    start = max(chunk.text.find(quote), 0)
+    if holds:
+        if compare_quantities(extract_quantities(claim), extract_quantities(quote)).conflicts:
+            return check  # the row is at that end, but the claim gives it another figure: the figure rules decide
+        why = f"{FIGURES_AGREE} ({COMPUTED} {top.cells[0]} is the {asked[1]} in the table)"  # shown as the working
+        return SupportCheck("full", quote, check.similarity, why, "computed", start, start + len(quote))
+    return SupportCheck("contradicted", quote, check.similarity, f"the {asked[1]} in the table is {top.cells[0]}, "
+                        f"not {named.cells[0]}", "quantity", start, start + len(quote))
 
 
 class LocalSupportChecker:
@@ -199,7 +224,8 @@ class LocalSupportChecker:
         if isinstance(candidates, Exception):
             return _unchecked(claim, candidates)
         try:
-            return self._check_one(claim, candidates, _context(chunk), chunk.text)
+            check = self._check_one(claim, candidates, _context(chunk), chunk.text)
+            return _ranked(claim, chunk, check) if chunk.table_rows else check
         except Exception as exc:  # a bug must cost this pair, not the batch
             return _unchecked(claim, exc)
 

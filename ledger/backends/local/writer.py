@@ -46,11 +46,11 @@ from ledger.backends.local.questions import (
     stems_cover,
     whole_question,
 )
-from ledger.backends.local.superlatives import extreme, extreme_row
 from ledger.backends.local.units import Unit, evidence_units, figure_conflict, superseded_documents
 from ledger.core.settings import RevisionSettings
 from ledger.core.types import Chunk
 from ledger.judge.claims import content_stems
+from ledger.judge.superlatives import extreme, extreme_row
 from ledger.judge.word_relations import (
     WordNetTable,
     bundled_wordnet,

@@ -422,3 +422,19 @@ def test_a_quote_of_two_sentences_is_read_with_the_one_that_denies_the_claim(emb
     text = "Dogs are not allowed in the Alderley park café. From May the park will be closed on Mondays."
     (check,) = checker.check([("From May the Alderley park will be closed on Mondays.", make_chunk(text))])
     assert check.support == "full"
+
+
+def test_a_claim_that_a_row_is_the_cheapest_is_decided_by_the_table() -> None:
+    fees = chunk("| Berth type | Per night | Per year |\n|---|---|---|\n| Visitor pontoon | £3.40 | n/a |\n"
+                 "| Finger berth | £2.90 | £395 |\n| Swinging mooring | £1.20 | £160 |\n")
+    checker = LocalSupportChecker(HashEmbedder())
+    right, wrong, figure = checker.check([
+        ("A swinging mooring is the cheapest berth at £1.20 per night.", fees),
+        ("The finger berth is the cheapest berth per night.", fees),
+        ("A swinging mooring is the cheapest berth at £1.50 per night.", fees),
+    ])
+    assert (right.support, right.quote) == ("full", "Swinging mooring (Per night: £1.20; Per year: £160).")
+    assert "Swinging mooring is the cheapest in the table" in right.reason
+    assert wrong.support == "contradicted" and "not Finger berth" in wrong.reason
+    assert fees.text[wrong.quote_start:wrong.quote_end] == wrong.quote  # the row at that end, quoted where it stands
+    assert figure.support != "full"  # the right row with another figure: the figure rules decide

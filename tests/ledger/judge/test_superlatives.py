@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ledger.backends.local.superlatives import extreme, extreme_row
+from ledger.judge.superlatives import extreme, extreme_row
 from tests.fakes import make_chunk
 
 PLANS = make_chunk(
@@ -49,3 +49,14 @@ def test_a_superlative_is_read_as_the_phrase_it_is() -> None:
     assert extreme("Which plan is the most expensive?") == ("max", "most expensive")
     assert extreme("Which plan is the least expensive?") == ("min", "least expensive")
     assert extreme("Who approves refunds?") is None
+
+
+def test_a_claim_that_a_row_is_at_one_end_is_read_against_the_table() -> None:
+    from ledger.judge.superlatives import ranked_claim
+
+    holds, named, top = ranked_claim("Starter is the cheapest plan at £24 a month.", PLANS) or (None, None, None)
+    assert holds and named is top and top.cells[0] == "Starter"
+    holds, named, top = ranked_claim("Fibre 200 has the fastest download speed.", PLANS) or (None, None, None)
+    assert holds is False and named.cells[0] == "Fibre 200" and top.cells[0] == "Fibre 900"
+    assert ranked_claim("Starter costs £24 a month.", PLANS) is None  # no superlative
+    assert ranked_claim("The cheapest plan has no contract.", PLANS) is None  # names no row

@@ -107,3 +107,18 @@ def _value(cell: str) -> tuple[str, float] | None:
     if _MINUS.match(cell):
         value = -value
     return f"{q.kind}{q.unit}", value
+
+
+def ranked_claim(claim: str, chunk: Chunk) -> tuple[bool, TableRow, TableRow] | None:
+    """For a claim that a row of the chunk's table is at one end ("A swinging mooring is the cheapest option"):
+    (whether it is, the row the claim names, the row at that end). None when the claim has no superlative, names no
+    single row, or no table of the chunk is about it."""
+    found = extreme_row(claim, [chunk])
+    if found is None:
+        return None
+    top = found[1]
+    named = [row for row in chunk.table_rows if row.header == top.header and row.cells and row.cells[0].strip()
+             and re.search(rf"(?<![\w-]){re.escape(row.cells[0].strip())}(?![\w-])", claim, re.IGNORECASE)]
+    if len({tuple(row.cells) for row in named}) != 1:
+        return None
+    return named[0].cells == top.cells, named[0], top
