@@ -45,9 +45,11 @@ def extreme(question: str) -> tuple[str, str] | None:
     return end, word
 
 
-def extreme_row(question: str, chunks: list[Chunk]) -> tuple[Chunk, TableRow] | None:
+def extreme_row(question: str, chunks: list[Chunk], rows_named: bool = False) -> tuple[Chunk, TableRow] | None:
     """The table row that answers a superlative question, with its chunk; None when no table of the evidence is
-    about the question or its figures cannot be compared."""
+    about the question or its figures cannot be compared. A question that names a row of a table asks about that
+    row ("What is the maximum fee for a finger berth?"), not for one end of the table, unless `rows_named` (a
+    claim that a row is at one end names it)."""
     asked = extreme(question)
     if asked is None:
         return None
@@ -65,6 +67,8 @@ def extreme_row(question: str, chunks: list[Chunk]) -> tuple[Chunk, TableRow] | 
         section = rows[0][0].section.rsplit(SECTION_SEPARATOR, 1)[-1]
         named = len(wanted & (content_stems(" ".join(header)) | content_stems(section)))
         if not named or len({tuple(r.cells) for _, r in rows}) < 2:
+            continue
+        if not rows_named and any(_names(question, r) for _, r in rows):
             continue
         found = _winner(end, wanted, list(header), rows, bare=word.lower() in _BARE)
         if found is not None and (best is None or named > best[0]):
@@ -113,12 +117,17 @@ def ranked_claim(claim: str, chunk: Chunk) -> tuple[bool, TableRow, TableRow] | 
     """For a claim that a row of the chunk's table is at one end ("A swinging mooring is the cheapest option"):
     (whether it is, the row the claim names, the row at that end). None when the claim has no superlative, names no
     single row, or no table of the chunk is about it."""
-    found = extreme_row(claim, [chunk])
+    found = extreme_row(claim, [chunk], rows_named=True)
     if found is None:
         return None
     top = found[1]
-    named = [row for row in chunk.table_rows if row.header == top.header and row.cells and row.cells[0].strip()
-             and re.search(rf"(?<![\w-]){re.escape(row.cells[0].strip())}(?![\w-])", claim, re.IGNORECASE)]
+    named = [row for row in chunk.table_rows if row.header == top.header and _names(claim, row)]
     if len({tuple(row.cells) for row in named}) != 1:
         return None
     return named[0].cells == top.cells, named[0], top
+
+
+def _names(text: str, row: TableRow) -> bool:
+    """Whether a text names a row by its first cell ("Finger berth")."""
+    label = row.cells[0].strip() if row.cells else ""
+    return bool(label) and re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", text, re.IGNORECASE) is not None

@@ -164,6 +164,12 @@ def _compound_head(word: str, table: WordNetTable) -> tuple[int, ...]:
 LONGEST_COMPOUND = 40
 
 
+def is_participle(word: str, table: WordNetTable) -> bool:
+    """Whether a word is a verb's -ed or -ing form ("aged", "acting"), which after a noun qualifies it."""
+    word = word.lower()
+    return word.endswith(("ed", "ing")) and table._base_form(word, "v") not in (None, word)
+
+
 def can_be_a_noun(word: str, table: WordNetTable) -> bool:
     """Whether WordNet knows the word (or its base form) as a noun."""
     return any(int(table.pos[s]) == POS_CODES["n"] for s in table.word_senses(word.lower()))

@@ -37,10 +37,10 @@ def part_coverage(part: QuestionPart, claim_texts: list[str], frames: list[str] 
     have: set[str] = set()
     for i in range(len(claim_texts)):
         have |= _stems(claim_texts, frames, i)
-    covered = stems_cover(part.focus, have)
-    if covered < len(part.focus):  # "charge" said as "costs"
-        covered += len(frozenset().union(*(said_otherwise(part, t, content_stems(t)) for t in claim_texts)))
-    return covered / len(part.focus)
+    covered = {s for s in part.focus if stems_cover(frozenset({s}), have)}
+    if len(covered) < len(part.focus):  # "charge" said as "costs"
+        covered |= frozenset().union(*(said_otherwise(part, t, content_stems(t)) for t in claim_texts))
+    return len(covered) / len(part.focus)
 
 
 def part_covered(part: QuestionPart, claim_texts: list[str], min_share: float = MIN_SHARE,

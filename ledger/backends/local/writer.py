@@ -17,7 +17,9 @@ answered" unless the unit is nearly a paraphrase; a focus word its whole passage
 never names means "not this unit" unless it is close; and the unit must be the kind of statement asked for: a
 figure of the wanted kind ("how often": a frequency), the action asked about ("kept": a retention), the period
 asked about (not another quarter), for "how many visits" a count of visits, and for "who" a name (failing that,
-a word for a kind of person where a doer stands: "approved by the finance manager"). A code the
+a word for a kind of person where a doer stands: "approved by the finance manager"). "Which plan is the cheapest?"
+over a table is answered by the row at that end of the column it names (`ledger.judge.superlatives`), unless an
+answering sentence states the superlative itself. A code the
 question asks about ("CFF25-038") lifts the units that state it and sinks those stating a sibling code
 ("CFF25-001").
 """
@@ -52,10 +54,10 @@ from ledger.core.types import Chunk
 from ledger.judge.claims import content_stems
 from ledger.judge.superlatives import extreme, extreme_row
 from ledger.judge.word_relations import (
-    WordNetTable,
     bundled_wordnet,
     can_be_a_noun,
     is_a_kind_of,
+    is_participle,
     names_a_party,
 )
 from ledger.text.lexicon import lexicon
@@ -354,15 +356,10 @@ def _roles(question: str, text: str) -> list[str]:
         # adult aged 18" (a participle after it); not "the master bedroom"
         after = words[i + 1] if i + 1 < len(words) else ""
         head_here = (not after or not content_stems(after) or not can_be_a_noun(after, table)
-                     or _participle(after, table))
+                     or is_participle(after, table))
         if names_a_party(word, table, noun_here=noun_here, head_here=head_here):
             found.append(word)
     return found
-
-
-def _participle(word: str, table: WordNetTable) -> bool:
-    """Whether a word is a verb's -ed or -ing form ("aged", "acting"), which after a noun qualifies it."""
-    return word.lower().endswith(("ed", "ing")) and table._base_form(word.lower(), "v") not in (None, word.lower())
 
 
 def _holder(role_unit: Unit, question: str, units: list[Unit], taken: set[int]) -> int | None:

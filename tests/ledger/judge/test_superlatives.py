@@ -60,3 +60,7 @@ def test_a_claim_that_a_row_is_at_one_end_is_read_against_the_table() -> None:
     assert holds is False and named.cells[0] == "Fibre 200" and top.cells[0] == "Fibre 900"
     assert ranked_claim("Starter costs £24 a month.", PLANS) is None  # no superlative
     assert ranked_claim("The cheapest plan has no contract.", PLANS) is None  # names no row
+
+
+def test_a_question_about_one_row_is_not_asked_of_the_whole_table() -> None:
+    assert label("What is the maximum contract for the Starter plan?", [PLANS]) is None
