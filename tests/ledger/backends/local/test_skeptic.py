@@ -214,3 +214,9 @@ def test_a_question_about_a_way_of_doing_something_asks_for_no_figure(question: 
     from ledger.backends.local.questions import wants_figure
 
     assert wants_figure(question) is wants
+
+
+def test_a_day_in_words_answers_when() -> None:
+    cut = "Every release is cut from the main branch on Tuesday mornings [cite:abc]."
+    assert gaps_of("When are releases cut?", cut, []) == (1.0, [])
+    assert gaps_of("When are releases cut?", "Releases are cut from the main branch [cite:abc].", [])[0] == 0.0
