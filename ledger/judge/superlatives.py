@@ -100,7 +100,7 @@ def _winner(end: str, wanted: set[str], header: list[str], rows: list[tuple[Chun
 
 
 def _value(cell: str) -> tuple[str, float] | None:
-    """(kind, comparable value) of a cell holding one figure: "£22", "-2%", "820 m" (in metres), "6 hours"."""
+    """(kind, comparable value) of a cell holding one figure: "£22", "-2%", "1.2 km" (in metres), "6 hours"."""
     found = extract_quantities(cell)
     if len(found) != 1:
         return None
