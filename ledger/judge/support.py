@@ -163,7 +163,9 @@ class LocalSupportChecker:
             prev = spans[i - 1] if i > 0 else None
             if prev is not None:
                 lead = is_heading(prev[0])
-                pair = text[prev[1]:end]
+                # a heading right above is quoted as one further up is, "Payment … Annual berth holders may pay ...",
+                # not run into its sentence ("Payment Annual berth holders") once the quote's line breaks collapse
+                pair = f"{prev[0]} … {sentence}" if lead else text[prev[1]:end]
                 out.append(_Candidate(pair, prev[1], end, 2, pair if lead else None, (prev[0], sentence)))
             if heading is not None and (prev is None or heading[2] < prev[1]):  # a heading further up: quote both
                 joined = f"{heading[0]} … {sentence}"

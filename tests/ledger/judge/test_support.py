@@ -438,3 +438,12 @@ def test_a_claim_that_a_row_is_the_cheapest_is_decided_by_the_table() -> None:
     assert wrong.support == "contradicted" and "not Finger berth" in wrong.reason
     assert fees.text[wrong.quote_start:wrong.quote_end] == wrong.quote  # the row at that end, quoted where it stands
     assert figure.support != "full"  # the right row with another figure: the figure rules decide
+
+
+def test_a_heading_right_above_a_sentence_is_quoted_apart_from_it() -> None:
+    # Once a quote's line breaks collapse, "Payment\n\nAnnual holders ..." would read "Payment Annual holders ...".
+    text = "Payment\n\nAnnual holders may pay in ten monthly instalments. Visitors pay on arrival."
+    pairs = [c for c in LocalSupportChecker(HashEmbedder()).candidates(text) if c.sentences == 2]
+    assert pairs[0].text == "Payment … Annual holders may pay in ten monthly instalments."
+    assert text[pairs[0].start:pairs[0].end].startswith("Payment")  # the span still points into the chunk
+    assert pairs[1].text == "Annual holders may pay in ten monthly instalments. Visitors pay on arrival."
