@@ -74,25 +74,23 @@ class WordNetTable:
         found = self.senses[self.sense_start[i]:self.sense_start[i + 1]]
         return tuple(int(s) for s in found if self.pos[s] == POS_CODES[pos])
 
-    def _base_form(self, form: str, pos: str) -> str | None:
-        """The first base form of `form` that WordNet has for this part of speech (NLTK's morphy: its exception lists,
-        then its suffix rules)."""
+    def _base_candidates(self, form: str, pos: str) -> list[str]:
+        """The forms `form` may be a form of for this part of speech, itself first (NLTK's morphy: its exception
+        lists, else its suffix rules)."""
         if (pos, form) in self.exceptions:
-            candidates = [form, *self.exceptions[(pos, form)]]
-        else:
-            candidates = [form] + [form[: -len(old)] + new for old, new in WORDNET_SUFFIXES[pos] if form.endswith(old)]
-        return next((c for c in candidates if c and self._lemma_senses(c, pos)), None)
+            return [form, *self.exceptions[(pos, form)]]
+        return [form] + [form[: -len(old)] + new for old, new in WORDNET_SUFFIXES[pos] if form.endswith(old)]
+
+    def _base_form(self, form: str, pos: str) -> str | None:
+        """The first base form of `form` that WordNet has for this part of speech."""
+        return next((c for c in self._base_candidates(form, pos) if c and self._lemma_senses(c, pos)), None)
 
     def every_reading(self, word: str) -> tuple[int, ...]:
         """A word's senses under every base form WordNet has for it, as NLTK's morphy gives them: "costs" is a noun of
         its own (legal costs) and the plural of "cost"; `word_senses` reads only the first."""
         word = word.lower()
-        found: list[int] = []
-        for pos in POS_CODES:
-            candidates = [word, *self.exceptions.get((pos, word), ())]
-            candidates += [word[: -len(old)] + new for old, new in WORDNET_SUFFIXES[pos] if word.endswith(old)]
-            for base in dict.fromkeys(c for c in candidates if c):
-                found += self._lemma_senses(base, pos)
+        found = [s for pos in POS_CODES for base in dict.fromkeys(c for c in self._base_candidates(word, pos) if c)
+                 for s in self._lemma_senses(base, pos)]
         return tuple(dict.fromkeys(found)) or self.word_senses(word)
 
     def word_senses(self, word: str) -> tuple[int, ...]:

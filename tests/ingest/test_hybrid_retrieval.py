@@ -72,19 +72,24 @@ def test_a_chunk_naming_the_asked_code_passes_the_relevance_bar(settings: Settin
     assert all("QX-4471" in hit.chunk.text for hit in found)  # the others stay below the bar
 
 
+def _one_document(settings: Settings, tmp_path: Path, embedder, text: str):  # type: ignore[no-untyped-def]
+    """The retriever of a workspace holding one document of `text` (a guide of several topics, one chunk)."""
+    folder = tmp_path / "guide"
+    folder.mkdir()
+    (folder / "guide.md").write_text(text)
+    build_ingestor(settings, embedder=embedder).run([folder])
+    return build_retriever(settings, embedder=embedder)
+
+
 def test_a_chunk_of_several_topics_is_found_by_one_sentence(settings: Settings, tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
     # One chunk: a timetable, fares and closures. The whole of it is far from a question about one fare; the
     # sentence stating the fare is not.
-    folder = tmp_path / "guide"
-    folder.mkdir()
-    (folder / "guide.md").write_text(
+    retriever = _one_document(settings, tmp_path, embedder, (
         "# Ferry guide\n\nThe ferry crosses every 40 minutes between 06:20 and 21:40 on weekdays. At weekends the "
         "first crossing is at 08:00. The crossing takes 12 minutes.\n\nA single adult fare costs £4.60 and a "
         "return costs £8.00. Children under 5 travel free. Cars cost £18.50 each way.\n\nSailings are cancelled "
         "when winds exceed 45 knots. Passengers are told by text message 30 minutes before departure.\n"
-    )
-    build_ingestor(settings, embedder=embedder).run([folder])
-    retriever = build_retriever(settings, embedder=embedder)
+    ))
     question = "How much is a return ticket for an adult?"
     whole = retriever.hybrid_many([question], 3)[0]
     assert len(whole) == 1 and whole[0].similarity < 0.3  # under the relevance bar as a whole chunk
@@ -96,17 +101,13 @@ def test_a_chunk_of_several_topics_is_found_by_one_sentence(settings: Settings, 
 def test_a_far_chunk_is_read_when_it_has_the_question_s_words(settings: Settings, tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
     # A visitor guide of hours, prices and rules as one chunk: as a whole it is less similar to "How deep is the
     # deep end?" than the sentence floor, but it holds the question's words and one of its sentences answers it.
-    folder = tmp_path / "pool"
-    folder.mkdir()
-    (folder / "guide.md").write_text(
+    retriever = _one_document(settings, tmp_path, embedder, (
         "# Visitor guide\n\nThe main pool opens at 6:30 am on weekdays and at 8 am on weekends. It closes at 9 pm. "
         "An adult swim costs £5.20 and children under 16 swim for £2.60. A monthly membership costs £42 and "
         "includes two guest passes. Children under 8 must be accompanied by an adult. Diving is allowed only in "
         "the deep end, which is 3.8 metres deep. Lockers take a refundable £1 coin. Group lessons run in blocks "
         "of ten weeks and cost £65 per block.\n"
-    )
-    build_ingestor(settings, embedder=embedder).run([folder])
-    retriever = build_retriever(settings, embedder=embedder)
+    ))
     question = "How deep is the deep end?"
     whole = retriever.hybrid_many([question], 3)[0]
     assert len(whole) == 1 and whole[0].similarity < 0.15  # under the sentence floor as a whole chunk

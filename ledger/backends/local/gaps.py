@@ -12,9 +12,9 @@ import re
 from collections.abc import Sequence
 
 from ledger.backends.local.questions import QuestionPart, question_parts, said_otherwise, stems_cover
+from ledger.backends.local.units import states_a_figure
 from ledger.core.types import Chunk, Claim
-from ledger.judge.claims import contains_numeric, content_stems
-from ledger.text.quantities import extract_quantities
+from ledger.judge.claims import content_stems
 
 MIN_SHARE = 0.5  # a part is covered when the claims hold at least this share of its focus stems
 
@@ -51,15 +51,10 @@ def part_covered(part: QuestionPart, claim_texts: list[str], min_share: float = 
     if part_coverage(part, claim_texts, frames) < min_share:
         return False
     if part.wants_figure and part.focus:
-        return any(_states_figure(t) and (stems_cover(part.focus, _stems(claim_texts, frames, i))
+        return any(states_a_figure(t) and (stems_cover(part.focus, _stems(claim_texts, frames, i))
                                             or said_otherwise(part, t, content_stems(t)))
                    for i, t in enumerate(claim_texts))
     return True
-
-
-def _states_figure(text: str) -> bool:
-    """A number, amount or date, or one in words ("on Tuesday mornings", "every quarter"), as the writer reads it."""
-    return contains_numeric(text) or bool(extract_quantities(text))
 
 
 def gap_phrase(part: QuestionPart) -> str:

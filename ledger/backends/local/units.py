@@ -65,7 +65,7 @@ class Unit:
     @property
     def has_figure(self) -> bool:
         """Whether it states a number, amount, duration or date."""
-        return contains_numeric(self.text) or bool(self.quantities)  # "every quarter", "once a year"
+        return states_a_figure(self.text)
 
     @property
     def is_label(self) -> bool:
@@ -159,6 +159,12 @@ def _with_section(unit: Unit, headings: list[tuple[int, str]], base: int) -> Uni
     above = [h for at, h in headings if base + at < unit.offset]
     section = above[-1] if above else unit.chunk.section.rsplit(SECTION_SEPARATOR, 1)[-1]
     return Unit(unit.text, unit.chunk, unit.offset, section)
+
+
+def states_a_figure(text: str) -> bool:
+    """Whether a text states a number, amount, duration or date, in figures or in words ("every quarter", "once a
+    year", "on Tuesday mornings")."""
+    return contains_numeric(text) or bool(extract_quantities(text))
 
 
 def evidence_units(chunks: list[Chunk]) -> list[Unit]:
