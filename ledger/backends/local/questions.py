@@ -35,6 +35,7 @@ class _Words:
     wants_figure: re.Pattern[str]
     plural_nouns: frozenset[str]
     measures: frozenset[str]  # units a figure is measured in: "how many days" is answered by any duration
+    how_degree: re.Pattern[str]  # "how" and the word after it that says what kind of answer is wanted ("how late")
 
 
 @cache
@@ -60,6 +61,7 @@ def _words() -> _Words:
         wants_figure=re.compile(_WANTS_FIGURE + rf"|\b(?:{nouns})\b", re.IGNORECASE),
         plural_nouns=lex.word_set("questions", "plural_nouns"),
         measures=frozenset(content_stems(measures)),
+        how_degree=re.compile(rf"\bhow\s+(?:{phrase_pattern(lex.words('questions', 'degree'))})\b", re.IGNORECASE),
     )
 
 
@@ -197,8 +199,8 @@ def period_conflict(asked: frozenset[str], named: frozenset[str]) -> bool:
 def focus_stems(text: str) -> frozenset[str]:
     """Content stems of a question that name what it is about (not the kind of answer it wants, not a generic
     modifier, not its time frame)."""
-    asking = _words().asking
-    return frozenset(s for s in content_stems(without_time_frames(text)) if s not in asking and not s.isdigit())
+    asking, text = _words().asking, _words().how_degree.sub("how", without_time_frames(text))
+    return frozenset(s for s in content_stems(text) if s not in asking and not s.isdigit())
 
 
 def figure_kinds(question: str) -> frozenset[str]:

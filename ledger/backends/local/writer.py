@@ -246,6 +246,8 @@ class LocalWriter:
             if found and score < found[0][0] - RUNNER_UP_MARGIN:
                 break
             reworded = said_otherwise(part, unit.text, unit.stems)
+            if part.counted and _counts_what_is_asked(part, unit):
+                reworded |= part.counted  # "12 residents" names the "people" asked about
             if (part.focus & unknown) - reworded and sim < UNKNOWN_WORD_SIMILARITY:
                 break  # the question names something no evidence sentence mentions ("in Europe")
             covered = stems_cover(part.focus, unit.stems) + len(reworded)
@@ -411,10 +413,33 @@ def _fits(part: QuestionPart, unit: Unit) -> bool:
     if part.kinds and kinds and not kinds & part.kinds:
         return False
     if part.counted:  # "three home visits" answers "how many visits", "a Level 3 member" not "how many members"
-        counted = [w for w in re.findall(r"[A-Za-z]+", part.text) if content_stems(w) & part.counted]
-        return any(_counts(part.counted, counted, " ".join(unit.text[q.start:].split()[:COUNTED_WORDS]))
-                   for q in unit.quantities if q.kind in ("count", "number") and not q.identifier)
+        return _counts_what_is_asked(part, unit)
     return True
+
+
+def _counts_what_is_asked(part: QuestionPart, unit: Unit) -> bool:
+    """Whether a unit has a count of what a "how many" part counts: "three home visits" for "how many visits",
+    "12 residents" for "how many people", "reviewed by three members" for "how many reviewers"."""
+    counted = [w for w in re.findall(r"[A-Za-z]+", part.text) if content_stems(w) & part.counted]
+    return any(_counts(part.counted, counted, " ".join(unit.text[q.start:].split()[:COUNTED_WORDS]))
+               or _done_by(part.counted, counted, unit.text[:q.start])
+               for q in unit.quantities if q.kind in ("count", "number") and not q.identifier)
+
+
+# "reviewed by at least": a passive verb and "by", then the count of whoever does it
+_PASSIVE_BY = re.compile(
+    r"\b([A-Za-z]+ed)\s+by\s+(?:(?:at\s+least|at\s+most|up\s+to|no\s+(?:more|fewer)\s+than|a\s+(?:minimum|maximum)"
+    r"\s+of)\s+)?$", re.IGNORECASE)
+
+
+def _done_by(stems: frozenset[str], words: list[str], before: str) -> bool:
+    """Whether a count is of the people a question counts because they do what its verb says: "reviewed by three
+    members" answers "how many reviewers" (a kind of person named after the verb)."""
+    match = _PASSIVE_BY.search(before)
+    if not match or not stems_cover(stems, content_stems(match.group(1))):
+        return False
+    table = bundled_wordnet()
+    return any(is_a_kind_of(w.lower().removesuffix("s"), "person", table) for w in words)
 
 
 def _kind(q: Quantity, text: str) -> str:

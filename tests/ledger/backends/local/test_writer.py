@@ -260,6 +260,9 @@ CORPUS = [*EVIDENCE, PASSWORDS, INCIDENTS, RETENTION, VENDORS, Q3_SUMMARY, Q3_PE
         ("How much cash did the company hold on September 30, 2026?", {"cash"}),
         ("How many days per year can employees work from abroad?", {"abroad"}),  # "per year" is the figure's rate
         ("How long does the battery warranty last?", {"batteri", "warranti"}),  # "how long ... last" asks a duration
+        ("How late is the library open on Fridays?", {"librari", "open", "friday"}),  # "how late" asks a time
+        ("What happens if the rent is paid late?", {"rent", "paid", "late"}),  # "late" away from "how" is the topic
+        ("Is there a discount for early booking?", {"discount", "earli", "book"}),
     ],
 )
 def test_focus_words_leave_out_modifiers_light_verbs_and_time_frames(question: str, focus: set[str]) -> None:
@@ -511,3 +514,28 @@ def test_a_superlative_over_a_table_is_answered_by_the_row_at_that_end(embedder)
     stated = make_chunk("The swinging moorings are the cheapest berths in the harbour.\n\n| Berth type | Per night |\n"
                         "|---|---|\n| Visitor pontoon | £3.40 |\n| Swinging mooring | £1.20 |\n", "Marina", doc="m2")
     assert "cheapest berths in the harbour" in write(embedder, "Which berth type is cheapest?", [stated]).text
+
+
+def test_a_word_that_asks_for_a_figure_after_how_is_the_topic_elsewhere(embedder) -> None:  # type: ignore[no-untyped-def]
+    rent = make_chunk(
+        "# Tenancy Agreement — Flat 2, 9 Alder Road\n\n## Parties and term\n"
+        "This agreement is between the landlord, Wexley Homes Ltd, and the tenant, Mr Ravi Ostrowski.\n"
+        "The tenancy begins on 1 March 2027 and runs for a fixed term of twelve months.\n"
+        "After the fixed term, the tenancy continues month to month unless either party gives notice.\n\n## Rent\n"
+        "The rent is £1,150 per calendar month, payable in advance on the first day of each month.\n"
+        "Rent is paid by standing order to the landlord's account; cash is not accepted.\n"
+        "If rent is more than 14 days late, the landlord may charge interest at 3% above the Bank of England base "
+        "rate.\n"
+        "The landlord may not increase the rent during the fixed term.\n"
+        "After the fixed term, the rent may be increased once a year with at least one month's written notice.",
+        "Tenancy Agreement", None, "t", 1, 0)
+    answer = LocalWriter(embedder, RevisionSettings()).write("What happens if the rent is paid late?", [rent])
+    assert "14 days late" in answer.text
+
+
+@pytest.mark.parametrize("question", ["How many reviewers does each paper get?", "How many people review each paper?"])
+def test_how_many_is_answered_by_a_count_of_whoever_does_what_is_asked(embedder, question: str) -> None:  # type: ignore[no-untyped-def]
+    chunk = make_chunk("Full papers may be up to 8 pages, excluding references. Papers are reviewed by at least "
+                       "three members of the programme committee.", "Call for papers", None, "cfp", 1, 0)
+    answer = LocalWriter(embedder, RevisionSettings()).write(question, [chunk])
+    assert answer.answered and "three members" in answer.text
