@@ -17,7 +17,8 @@ from ledger.text.lexicon import lexicon
 AGE = frozenset({"age"})
 _OLD = re.compile(r"\s*-?\s*olds?\b", re.IGNORECASE)  # "seven-year-old", "7 years old", "eight-year-olds"
 _AGE_OF = re.compile(r"\b(?:(?P<max>under|below|younger than)|(?P<min>over|above|older than))?"
-                     r"\s*(?:the\s+)?age\s+of\s*$", re.IGNORECASE)  # "under the age of 16"
+                     r"\s*(?:the\s+)?age\s+of\s*$|\baged\s+(?:(?P<max2>under|below|younger than)"
+                     r"|(?P<min2>over|above|older than))\s*$", re.IGNORECASE)  # "under the age of 16", "aged over 65"
 _GROUP = re.compile(r"\b(?P<noun>[a-z]+)\s+(?:(?:aged|who are)\s+)?"
                     r"(?:under|over|below|above|younger than|older than)\s*$", re.IGNORECASE)  # "children under"
 _YEARS_UNIT = 12  # an age in years reads as a duration in months: "seven-year" is 84
@@ -29,20 +30,35 @@ def read_ages(text: str, found: list[Quantity]) -> list[Quantity]:
 
 
 def _as_age(text: str, q: Quantity) -> Quantity:
-    if q.kind == "duration" and q.unit == "month" and q.value == q.number * _YEARS_UNIT and (
-            old := _OLD.match(text, q.end)):
-        return replace(q, kind="number", value=q.number, unit="", context=AGE, text=text[q.start:old.end()],
-                       end=old.end())
+    before = text[max(0, q.start - 40):q.start]
+    if q.kind == "duration" and q.unit == "month" and q.value == q.number * _YEARS_UNIT:
+        if old := _OLD.match(text, q.end):
+            return replace(q, kind="number", value=q.number, unit="", context=AGE, text=text[q.start:old.end()],
+                           end=old.end())
+        if q.bound and _in_age_group(before):  # "children under 12 years"
+            return replace(q, kind="number", value=q.number, unit="", context=AGE)
     if q.kind not in ("number", "count") or q.identifier:
         return q
-    before = text[max(0, q.start - 40):q.start]
     if (of := _AGE_OF.search(before)) is not None:
-        bound = "max" if of.group("max") else "min" if of.group("min") else q.bound
-        return replace(q, kind="number", context=AGE, bound=bound)  # type: ignore[arg-type]
-    group = _GROUP.search(before)
-    if q.bound and group is not None and group.group("noun").lower() in lexicon().word_set("figures", "age_groups"):
-        return replace(q, kind="number", context=AGE)  # "children under 12", "visitors over 65"
+        bound = ("max" if of.group("max") or of.group("max2") else "min" if of.group("min") or of.group("min2")
+                 else q.bound)
+        return replace(_figure_alone(q), kind="number", context=AGE, bound=bound)  # type: ignore[arg-type]
+    if q.bound and _in_age_group(before):
+        return replace(_figure_alone(q), kind="number", context=AGE)  # "children under 12", "visitors over 65"
     return q
+
+
+def _figure_alone(q: Quantity) -> Quantity:
+    """A count read as an age without the words it seemed to count: "65" of "aged over 65 pay half price"."""
+    if q.kind != "count" or not (first := re.match(r"\S+", q.text)):
+        return q
+    return replace(q, text=first.group(0), end=q.start + first.end())
+
+
+def _in_age_group(before: str) -> bool:
+    """Whether the words before a bounded figure name people by age: "children under", "visitors aged over"."""
+    group = _GROUP.search(before)
+    return group is not None and group.group("noun").lower() in lexicon().word_set("figures", "age_groups")
 
 
 def in_group(age: Quantity, group: Quantity) -> bool | None:

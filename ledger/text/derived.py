@@ -16,6 +16,7 @@ from itertools import combinations
 from ledger.text.ages import is_age
 from ledger.text.figures import Quantity
 from ledger.text.lexicon import lexicon
+from ledger.text.measures import measure_word, unit_size
 from ledger.text.numbers import MULTIPLE, POINTS
 from ledger.text.terms import key_terms
 
@@ -105,9 +106,17 @@ def _difference(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
 
 def _of_one_thing(*figures: Quantity) -> bool:
     """Whether figures can be subtracted from each other: an age only from ages ("an adult aged 18" less "two
-    children" is no age of 16)."""
+    children" is no age of 16), a measure only from measures of its dimension ("6 by 4 feet" gives no "two sheds")."""
     ages = sum(is_age(f) for f in figures)
-    return ages in (0, len(figures))
+    return ages in (0, len(figures)) and len({_dimension(f) for f in figures}) == 1
+
+
+def _dimension(q: Quantity) -> str:
+    """The dimension of a figure's unit of measure ("[length]" for "4 feet"); "" for a figure of no measure."""
+    for word in (measure_word(q.text), *sorted(q.context)):  # "6" of "6 by 4 feet" has the unit in its context
+        if size := unit_size(word):
+            return size[0]
+    return ""
 
 
 def _year(e: Quantity) -> int | None:

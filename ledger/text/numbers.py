@@ -99,14 +99,16 @@ def bound_at(text: str, start: int, end: int) -> Bound:
 
 
 def counted_at(tokens: Sequence[Token], j: int, limit: int = 3) -> tuple[frozenset[str], int]:
-    """Stems of the content words right after a number (the thing counted: "10 full-time employees"), and the end."""
+    """Stems of the content words right after a number (the thing counted: "10 full-time employees"), and the end;
+    a negation ends it ("one shed no larger than" counts sheds)."""
     words: list[str] = []
+    negations = lexicon().word_set("negation", "cues")
     while j < len(tokens) and len(words) < limit:
         w = tokens[j][0]
         if w == "-":
             j += 1
             continue
-        if not w[0].isalpha() or w.lower() in STOPWORDS:
+        if not w[0].isalpha() or w.lower() in STOPWORDS or w.lower() in negations:
             break
         words.append(term_stem(w))
         j += 1

@@ -172,7 +172,8 @@ def _difference_patterns() -> tuple[dict[str, str], re.Pattern[str], re.Pattern[
                                 for n in ("change_words", "change_particles", "change_fillers"))
     before = rf"(?:\b(?:{change})|(?:,|\b(?:is|are|was|were|been))\s+(?:{particle}))"
     return (groups,
-            re.compile(rf"(?<!\bor\s)(?<!\band\s)\b(?:{phrase_pattern(groups)})\b", re.IGNORECASE),
+            re.compile(rf"(?<!\bor\s)(?<!\band\s)(?<!\bno\s)(?<!\bnot\s)\b(?:{phrase_pattern(groups)})\b",
+                       re.IGNORECASE),
             re.compile(rf"\s*(?:{change})\b", re.IGNORECASE),
             re.compile(rf"{before}\s+(?:(?:by|of)\s+)?(?:(?:{filler})\s+)?$", re.IGNORECASE))
 
@@ -180,8 +181,8 @@ def _difference_patterns() -> tuple[dict[str, str], re.Pattern[str], re.Pattern[
 def _difference(text: str, q: Quantity) -> str:
     """What a figure that is a difference between two others measures (`Quantity.difference`), else "": "more" for
     "£40 a month more than", "15 fewer deaths", "a 12% increase", "rose by 12%", "up 3%", "an increase of £5";
-    "earlier" for "15 minutes earlier". Not "10 or more days" (a bound) nor "up from 40%" (the figure compared
-    with)."""
+    "earlier" for "15 minutes earlier". Not "10 or more days" nor "one shed no larger than" (bounds) nor "up from
+    40%" (the figure compared with)."""
     groups, comparative, change_after, change_before = _difference_patterns()
     first = q.text.split(maxsplit=1)
     found = comparative.search(first[1]) if len(first) > 1 else None
@@ -205,19 +206,21 @@ def _baseline_pattern() -> re.Pattern[str]:
 _RATE_BASE = re.compile(r"\bper\s+$", re.IGNORECASE)
 _COORDINATED = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|and/or\s+|to\s+)")
 _DASH = re.compile(r"\s*[-–—]\s*")  # "10–14 days"; but "won 3–2 against" is a score, not a count of two
+_BY = re.compile(r"\s*(?:by|x|×)\s*", re.IGNORECASE)  # "6 by 4 feet", "3 x 4 m": both sides are measures
 _SHARED_KINDS = ("money", "percent", "duration", "count")
 
 
 def shared_units(text: str, found: list[Quantity]) -> list[Quantity]:
     """Bare numbers that share the unit of the figure after them: "6.2 and 23.8 days", "3 to 4 weeks", "2, 3 or 5
-    nights" are days, weeks and nights each. Pure."""
+    nights" are days, weeks and nights each, and "6 by 4 feet" is feet both ways. Pure."""
     out = list(found)
     for n in range(len(out) - 2, -1, -1):  # right to left: each number of a list takes its unit from the next
         q, nxt = out[n], out[n + 1]
         if q.kind != "number" or q.identifier or nxt.kind not in _SHARED_KINDS or not nxt.number:
             continue
         gap, united = text[q.end:nxt.start], nxt.unit or nxt.kind == "percent"
-        joined = _COORDINATED.fullmatch(gap) or (united and _DASH.fullmatch(gap))
+        joined = (_COORDINATED.fullmatch(gap) or (united and _DASH.fullmatch(gap))
+                  or (_BY.fullmatch(gap) and unit_size(measure_word(nxt.text))))
         if joined and text[nxt.start:nxt.start + 1].isdigit():
             out[n] = replace(q, kind=nxt.kind, value=q.number * (nxt.value / nxt.number), unit=nxt.unit,
                              context=nxt.context, per=nxt.per)
@@ -554,7 +557,8 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             # The only date on each side ("close for eleven weeks starting on 3 May" against "from 3 March"): the
             # words around a second figure of a clause may not name its subject, but there is nothing else it is.
             rival = peers[0]
-        if not equal and not limits and _amount(q):  # "12 hires" and "12 people"
+        if not equal and not limits and rival is None and _amount(q):  # "12 hires" and "12 people"; not "two
+            # sheds" and "two inspections" when the evidence counts the sheds too ("one shed")
             equal = [e for e in evidence if _amount(e) and _equal(q, e)]
         if equal:
             best = max(equal, key=anchor)

@@ -36,6 +36,7 @@ _LIST = re.compile(r"\s*(?:be\s+)?(\w+(?:\s*,\s*\w+)*\s*,?\s+(?:or|and|nor)\s+\w
 _CLAUSE_END = re.compile(r"[.;…:]")
 # Where one clause of a sentence ends and another begins, for counting negations.
 _CLAUSE_BREAK = re.compile(r"[.;…:]|,\s*(?:and|but|or|while|whereas)\b", re.IGNORECASE)
+_PHRASE_END = re.compile(r"[.;…:,]|\b(?:and|but|or|while|whereas)\b", re.IGNORECASE)
 
 
 def phrase_pattern(phrases: Iterable[str]) -> str:
@@ -536,7 +537,9 @@ def polarity(text: str, other_terms: Iterable[str], loose: bool = False) -> tupl
     """(negated, anchor) of `text` against the other side's terms.
 
     Only negations that bear on those terms count (their head is one of the terms, or two of their words are;
-    any one when `loose`): a "never" in a clause about something else leaves the polarity alone. A word with a
+    any one when `loose` or when the negation's clause names every one of the terms: "Ferrocalm is not
+    recommended for children" bears on "children may take Ferrocalm"): a "never" in a clause about something
+    else leaves the polarity alone. A word with a
     negative prefix that denies one of the terms ("unguarded" against "guarded") is a negation too. `anchor` is
     how many of the terms the strongest negation covers when its head is one of them ("may not repair a damaged
     appliance" against a claim about repairing).
@@ -544,13 +547,24 @@ def polarity(text: str, other_terms: Iterable[str], loose: bool = False) -> tupl
     others = set(other_terms)
     # "not guarded" bears on the other side's "unguarded": what its prefix denies is a term of that side too
     others |= {t[len(p):] for t in others for p in _rules().prefixes if t.startswith(p) and len(t) - len(p) >= 4}
+    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text)]
+    clauses = [set(key_terms(text[a:b])) for a, b in zip([0, *breaks], [*breaks, len(text)], strict=True)]
+
+    def bears(scope: tuple[str, ...], start: int) -> bool:
+        shared = len(set(scope) & others)
+        if loose or shared >= 2:
+            return shared >= 1
+        # one shared word is enough when the clause names all the other side's terms and the word is in the
+        # negation's own phrase, before any comma or "and" ("quit coaching and published" denies no publishing)
+        phrase = _PHRASE_END.split(text[start:], maxsplit=1)[0]
+        return bool(shared and others <= clauses[bisect.bisect(breaks, start)] and set(key_terms(phrase)) & others)
+
     relevant = [(scope, heads, start) for _, scope, heads, start, elided in _negations(text)
-                if heads & others or (not elided and len(set(scope) & others) >= (1 if loose else 2))]
+                if heads & others or (not elided and bears(scope, start))]
     relevant += [((term,), frozenset({term}), start) for term, start in _prefixed_negations(text, others)]
     anchor = max((len(set(scope) & others) for scope, heads, _ in relevant if heads & others), default=0)
     # Two negations cancel inside one clause ("cannot ... without"), not across clauses ("Do not take more than
     # three, and do not take it for longer than 5 days" is negated twice, not affirmed).
-    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text)]
     per_clause = Counter(bisect.bisect(breaks, start) for _, _, start in relevant)
     return any(n % 2 == 1 for n in per_clause.values()), anchor
 

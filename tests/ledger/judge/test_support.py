@@ -128,6 +128,10 @@ def test_decide_support(case: str, f: SupportFeatures, support: str, reason_has:
         # a relative clause denies nothing of the sentence: "kit that is no longer used is recycled"
         ("Old kit must be recycled.", "Kit that is no longer used must be recycled.", False),
         ("Essays must be no longer than 3,000 words.", "Essays may not exceed 3,000 words.", False),
+        # a negation whose clause names all the claim's terms bears on it, though it shares one word with it
+        ("Children under 12 may take Dolvarin.", "Dolvarin is not recommended for children under 12 years.", True),
+        ("Chile is a member of the Group of 15.", "Chile and Kenya have since joined the Group of 15, whereas "
+         "Yugoslavia is no longer part of the group.", False),  # the denying clause is about another member
     ],
 )
 def test_only_negations_about_the_claim_flip_it(claim: str, quote: str, flipped: bool) -> None:

@@ -20,6 +20,9 @@ def statuses(claim: str, evidence: str) -> list[str]:
         ("children under the age of 16", 16, "max"),
         ("Visitors aged 65 and over get a discount.", 65, "min"),
         ("Patients aged 12 or older may take it.", 12, "min"),
+        ("It is not recommended for children under 12 years.", 12, "max"),
+        ("Plot holders aged over 65 receive a discount.", 65, "min"),  # "aged over", whoever the holders are
+        ("Staff aged under 25 receive a bonus.", 25, "max"),
     ],
 )
 def test_ages_and_age_groups_are_read_as_ages(text: str, value: float, bound: str) -> None:
@@ -60,3 +63,8 @@ def test_an_age_in_a_group_shows_how() -> None:
     assert working("A 70-year-old pays less.", "Visitors aged 65 and over pay less.") == "70 is over 65"
     assert working("A five-year-old needs two doses.", "Children aged 2 to 11 need two doses.") == "5 is in 2 to 11"
     assert working("A 12-year-old needs two doses.", "Children aged 12 need two doses.") == ""  # stated, not worked out
+
+
+def test_an_age_is_the_figure_alone_not_the_words_after_it() -> None:
+    (age,) = extract_quantities("Members aged over 65 pay half price.")
+    assert (age.text, age.context) == ("65", frozenset({"age"}))

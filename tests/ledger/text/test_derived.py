@@ -146,3 +146,9 @@ def test_an_age_is_not_worked_out_from_a_number_of_people() -> None:
     claim = "An adult aged 16 or over must accompany children in the water."
     evidence = "An adult aged 18 or over must accompany children in the water. Each adult may supervise two children."
     assert working(claim, evidence) == [("conflict", "")]  # not "18 − two children"
+
+
+def test_a_count_is_not_worked_out_from_the_sides_of_a_measure() -> None:
+    evidence = "Each plot may have one shed no larger than 6 by 4 feet and one greenhouse no larger than 8 by 6 feet."
+    assert working("Each plot may have two sheds.", evidence)[0][0] == "conflict"  # not "6 − 4 feet" nor "8 − 6"
+    assert working("Each plot may have one shed.", evidence)[0][0] == "matched"

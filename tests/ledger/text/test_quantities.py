@@ -557,3 +557,17 @@ def test_a_price_contradicts_free_and_free_matches_free() -> None:
     assert [m.claim.text for m in priced.conflicts] == ["£2"]
     free = compare_quantities(extract_quantities("Fresh water is supplied free of charge."), evidence)
     assert [m.status for m in free.matches] == ["matched"]
+
+
+def test_both_sides_of_a_measure_are_in_its_unit() -> None:
+    sides = [q for q in extract_quantities("The shed is 6 by 4 feet.") if q.kind == "count"]
+    assert [(q.value, q.context) for q in sides] == [(6, frozenset({"feet"})), (4, frozenset({"feet"}))]
+    assert extract_quantities("Sales rose from 5 by 10%.")[0].kind == "number"  # no unit of measure after "by"
+
+
+def test_a_negation_after_a_count_ends_what_it_counts_and_makes_no_difference() -> None:
+    (shed, *_) = extract_quantities("Each plot may have one shed no larger than 6 by 4 feet.")
+    assert (shed.text, shed.context, shed.difference) == ("one shed", frozenset({"shed"}), "")
+    assert compare_quantities(extract_quantities("Each plot may have two sheds."),
+                              extract_quantities("Each plot may have one shed no larger than 6 by 4 feet. Anyone "
+                                                 "who fails two inspections in a row must leave.")).conflicts
