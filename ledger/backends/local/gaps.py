@@ -20,9 +20,18 @@ MIN_SHARE = 0.5  # a part is covered when the claims hold at least this share of
 
 
 def framing(claims: Sequence[Claim], evidence: Sequence[Chunk]) -> list[str]:
-    """For each claim, the titles and headings of the evidence chunks it cites ("" when it cites none)."""
+    """For each claim, the titles and headings of the evidence chunks it cites; for a claim that cites none (a
+    draft written elsewhere), of the chunk holding most of its words, if that is at least half of them."""
     named = {c.hash: " ".join(dict.fromkeys(x for x in (c.title or "", c.section) if x)) for c in evidence}
-    return [" ".join(dict.fromkeys(named[h] for h in claim.cited if named.get(h))) for claim in claims]
+    chunk_stems = {c.hash: content_stems(c.text) for c in evidence}
+    out = []
+    for claim in claims:
+        cited = list(claim.cited)
+        if not cited and (own := content_stems(claim.text)) and chunk_stems:
+            best = max(chunk_stems, key=lambda h: len(own & chunk_stems[h]))
+            cited = [best] if len(own & chunk_stems[best]) * 2 >= len(own) else []
+        out.append(" ".join(dict.fromkeys(named[h] for h in cited if named.get(h))))
+    return out
 
 
 def _stems(texts: list[str], frames: list[str] | None, i: int) -> set[str]:

@@ -195,10 +195,14 @@ def test_a_claim_answers_with_the_title_of_what_it_cites_and_in_other_words() ->
     lessons = f"Group lessons run in blocks of ten weeks and cost £65 per block [cite:{guide.hash}]."
     # "leisure centre" is the title of the cited guide; the claim need not repeat it
     assert gaps_of("How much does the leisure centre charge for lessons?", lessons, [guide]) == (1.0, [])
-    # ... and only of a chunk it cites
+    # ... and only of a chunk it cites, or, citing none (a draft written elsewhere), of the chunk holding its words
+    other = make_chunk("Parking is free for visitors.", "Harbour Car Park", date(2026, 5, 1), "park")
+    assert gaps_of("How much do leisure centre lessons cost?", f"{lessons[:-21]} [cite:{other.hash}].",
+                   [guide, other])[0] == 0.0
     uncited = "Group lessons run in blocks of ten weeks and cost £65 per block."
-    assert gaps_of("How much do leisure centre lessons cost?", lessons, [guide]) == (1.0, [])
-    assert gaps_of("How much do leisure centre lessons cost?", uncited, [guide])[0] == 0.0
+    assert gaps_of("How much do leisure centre lessons cost?", uncited, [guide, other]) == (1.0, [])
+    assert gaps_of("How much do leisure centre lessons cost?", "Lessons cost £65 per term at the harbour sailing club.",
+                   [guide, other])[0] == 0.0  # the guide holds under half its words
     # "charge" said as "costs"
     adult = f"An adult swim costs £5.20 [cite:{guide.hash}]."
     assert gaps_of("What does the pool charge an adult?", adult, [guide]) == (1.0, [])
