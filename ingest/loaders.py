@@ -15,11 +15,12 @@ import warnings
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ingest.dates import resolve_document_date
 from ingest.discovery import special_file_reason
 from ingest.hashing import bytes_digest
+from ingest.pdf_layout import with_layout
 from ingest.types import LoadedDocument
 from ledger.core.errors import LoaderError
 
@@ -201,7 +202,7 @@ def _load_pdf(path: Path, data: bytes) -> tuple[str, str | None]:
                     raise LoaderError(
                         path, "not a readable PDF: encrypted (AES needs the 'cryptography' package)"
                     ) from None
-            pages = [page.extract_text() or "" for page in reader.pages]
+            pages = [_page_text(page) for page in reader.pages]
             metadata_title = reader.metadata.title if reader.metadata else None
         except LoaderError:
             raise
@@ -211,6 +212,16 @@ def _load_pdf(path: Path, data: bytes) -> tuple[str, str | None]:
     if not text:
         raise LoaderError(path, "no text could be extracted (the PDF may be scanned images)")
     return text, _usable_title(str(metadata_title) if metadata_title else None) or _first_line(text)
+
+
+def _page_text(page: Any) -> str:
+    """A page's plain text, with the table rows and paragraph ends its layout shows (`ingest.pdf_layout`)."""
+    plain = page.extract_text() or ""
+    try:
+        layout = page.extract_text(extraction_mode="layout") or ""
+    except Exception:  # noqa: BLE001 - the layout only refines the plain text; without it the plain text stands
+        return plain
+    return with_layout(plain, layout)
 
 
 # ---------------------------------------------------------------------------------------------- html
