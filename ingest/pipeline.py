@@ -107,9 +107,11 @@ class Ingestor:
         prune: bool = False,
         progress: IngestProgress | None = None,
         on_wait: WaitNotice | None = None,
+        reparse: bool = False,
     ) -> IngestReport:
         """Ingest `paths` (files and folders); one bad file never stops the batch. If another ingest of the
-        workspace is running, waits for it (telling `on_wait` why, once)."""
+        workspace is running, waits for it (telling `on_wait` why, once). With `reparse`, files whose bytes are
+        unchanged are read again too (a newer version of the product may read them better)."""
         started = time.perf_counter()
         report = IngestReport()
         files, report.failed = discover(paths, self.settings.ingest.extensions)
@@ -123,7 +125,7 @@ class Ingestor:
             inflight: _Embedding | None = None
             with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-embed") as background:
                 for path in files:
-                    self._read(path, known, vectors, pending, report)
+                    self._read(path, known, vectors, pending, report, reparse)
                     if progress:
                         progress.file_read(path)
                     if pending.chunk_count >= self.settings.ingest.embed_buffer:
@@ -188,13 +190,14 @@ class Ingestor:
         vectors: dict[str, str],
         pending: _Pending,
         report: IngestReport,
+        reparse: bool = False,
     ) -> None:
         doc_id = document_id(self.workspace, str(path))
         previous = known.get(doc_id)
         kind = "updated" if previous else "added"
         try:
             data, mtime = read_file(path, int(self.settings.ingest.max_file_mb * 2**20))
-            if previous and previous.sha256 == bytes_digest(data):
+            if previous and previous.sha256 == bytes_digest(data) and not reparse:
                 if vectors.get(doc_id) == "intact":
                     report.documents_unchanged += 1
                     return

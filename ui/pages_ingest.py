@@ -76,6 +76,8 @@ def render() -> None:
         folder = folder_col.text_input("…or a folder or file on the server", key="ingest_folder",
                                        placeholder="/data/policies")
         prune = folder_col.checkbox("Remove documents whose files are gone", key="ingest_prune")
+        reparse = folder_col.checkbox("Read unchanged files again", key="ingest_reparse",
+                                      help="After an upgrade that reads files better (PDF tables, for one).")
         clashes = name_clashes(upload_folder(config, workspace), uploads or [])
         replace = True
         if clashes:
@@ -86,7 +88,7 @@ def render() -> None:
         start = st.button("Ingest", type="primary", icon=":material/upload:",
                           disabled=(not uploads and not folder) or not replace)
     if start:
-        report = _ingest(config, workspace, uploads or [], folder.strip(), prune)
+        report = _ingest(config, workspace, uploads or [], folder.strip(), prune, reparse)
         if report is not None:
             st.session_state[REPORT_KEY] = report
             st.session_state[UPLOADER_KEY] = round_no + 1  # a fresh, empty uploader
@@ -100,7 +102,7 @@ def render() -> None:
 
 
 def _ingest(config: Settings, workspace: str, uploads: list[UploadedFile], folder: str,
-            prune: bool) -> IngestReport | None:
+            prune: bool, reparse: bool = False) -> IngestReport | None:
     paths = guarded(lambda: save_uploads(upload_folder(config, workspace), uploads))
     if paths is None:
         return None
@@ -112,7 +114,7 @@ def _ingest(config: Settings, workspace: str, uploads: list[UploadedFile], folde
         def run() -> IngestReport:
             from ledger.loop.factory import build_ingestor
 
-            return build_ingestor(config, workspace).run(paths, prune=prune, progress=progress)
+            return build_ingestor(config, workspace).run(paths, prune=prune, progress=progress, reparse=reparse)
 
         report = guarded(run)
         status.update(label="Ingest finished" if report else "Ingest stopped", state="complete" if report else "error")

@@ -44,6 +44,9 @@ def ingest(
     paths: Annotated[list[Path], typer.Argument(help="Files and folders to ingest.", show_default=False)],
     workspace: WorkspaceOpt = None,
     prune: Annotated[bool, typer.Option("--prune", help="Drop documents whose files are gone.")] = False,
+    reparse: Annotated[bool, typer.Option(
+        "--reparse", help="Read unchanged files again too: after an upgrade that reads files better (PDF tables).")
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Index documents (txt, md, pdf, html, docx) so questions can be answered from them.
@@ -58,6 +61,8 @@ def ingest(
       evidence ingest ~/policies report.pdf --workspace legal --json
 
       evidence ingest ~/policies --prune
+
+      evidence ingest ~/policies --reparse    # after upgrading Evidence Ledger
     """
     from ledger.core.settings import load_settings
     from ledger.loop.factory import build_ingestor
@@ -74,7 +79,7 @@ def ingest(
         disable=not show_bars,
         transient=True,
     ) as bars:
-        report = ingestor.run(paths, prune=prune, progress=_BarProgress(bars), on_wait=_say_waiting)
+        report = ingestor.run(paths, prune=prune, progress=_BarProgress(bars), on_wait=_say_waiting, reparse=reparse)
     if as_json:
         data = report.model_dump(mode="json")
         if not prune:

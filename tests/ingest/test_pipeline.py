@@ -53,6 +53,26 @@ def test_second_run_adds_nothing_and_reports_every_document_unchanged(ingestor: 
     _agree(ingestor)
 
 
+def test_reparse_reads_unchanged_files_again_and_keeps_the_stores_in_agreement(
+    ingestor: Ingestor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _write_corpus(tmp_path / "docs", n=2)
+    ingestor.run([tmp_path / "docs"])
+    before = {d.id: d.chunk_hashes for d in ingestor.registry.all()}
+    # a newer reader of the same bytes: what an upgrade that reads a format better does
+    import ingest.pipeline as pipeline
+
+    read = pipeline.parse_isolated
+    monkeypatch.setattr(pipeline, "parse_isolated", lambda *a, **k: read(*a, **k).model_copy(
+        update={"text": read(*a, **k).text + "\n\nRule 9: a new rule the old reader missed."}))
+    assert ingestor.run([tmp_path / "docs"]).documents_unchanged == 2  # same bytes: skipped
+    again = ingestor.run([tmp_path / "docs"], reparse=True)
+    assert (again.documents_updated, again.documents_unchanged) == (2, 0)
+    after = {d.id: d.chunk_hashes for d in ingestor.registry.all()}
+    assert after.keys() == before.keys() and all(after[i] != before[i] for i in after)  # the new reading is stored
+    _agree(ingestor)
+
+
 def test_editing_one_file_rechunks_only_that_file(ingestor: Ingestor, tmp_path: Path) -> None:
     paths = _write_corpus(tmp_path / "docs")
     ingestor.run([tmp_path / "docs"])
