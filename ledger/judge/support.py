@@ -71,13 +71,14 @@ class _Candidate:
 
 
 def _parts(sentence: str) -> list[tuple[str, int, int, tuple[str, ...]]]:
-    """Clauses of a sentence with semicolons ("...; for a Severity 1 incident the CISO ...")."""
+    """Clauses of a sentence with semicolons ("...; for a Severity 1 incident the CISO ..."); not the cells of a table
+    row's sentence, whose semicolons are inside its brackets ("Lamb shank (Price: £19.75; Contains: celery).")."""
     if ";" not in sentence:
         return []
     out: list[tuple[str, int, int, tuple[str, ...]]] = []
     for m in _CLAUSE.finditer(sentence):
         piece = m.group(0).strip()
-        if len(piece.split()) >= 4 and piece != sentence.strip():
+        if len(piece.split()) >= 4 and piece != sentence.strip() and piece.count("(") == piece.count(")"):
             start = sentence.index(piece, m.start())
             out.append((piece, start, start + len(piece), (piece,)))
     return out

@@ -451,3 +451,12 @@ def test_a_heading_right_above_a_sentence_is_quoted_apart_from_it() -> None:
     assert pairs[0].text == "Payment … Annual holders may pay in ten monthly instalments."
     assert text[pairs[0].start:pairs[0].end].startswith("Payment")  # the span still points into the chunk
     assert pairs[1].text == "Annual holders may pay in ten monthly instalments. Visitors pay on arrival."
+
+
+def test_a_table_row_is_quoted_whole_not_cut_at_its_cells() -> None:
+    menu = chunk("| Dish | Price | Contains | Vegetarian |\n|---|---|---|---|\n"
+                 "| Fish pie | £14.50 | fish, milk | No |\n| Lamb shank | £19.75 | celery | No |\n")
+    claim = "The lamb shank is the most expensive main at £19.75."
+    (check,) = LocalSupportChecker(HashEmbedder()).check([(claim, menu)])
+    # the row, not "Lamb shank (Price: £19.75"
+    assert check.quote.endswith("Lamb shank (Price: £19.75; Contains: celery; Vegetarian: No).")
