@@ -35,7 +35,7 @@ class _Words:
     wants_figure: re.Pattern[str]
     plural_nouns: frozenset[str]
     measures: frozenset[str]  # units a figure is measured in: "how many days" is answered by any duration
-    how_degree: re.Pattern[str]  # "how" and the word after it that says what kind of answer is wanted ("how late")
+    how_degree: re.Pattern[str]  # "how late", "what share": the word that says what kind of answer is wanted
 
 
 @cache
@@ -61,7 +61,8 @@ def _words() -> _Words:
         wants_figure=re.compile(_WANTS_FIGURE + rf"|\b(?:{nouns})\b", re.IGNORECASE),
         plural_nouns=lex.word_set("questions", "plural_nouns"),
         measures=frozenset(content_stems(measures)),
-        how_degree=re.compile(rf"\bhow\s+(?:{phrase_pattern(lex.words('questions', 'degree'))})\b", re.IGNORECASE),
+        how_degree=re.compile(rf"\bhow\s+(?:{phrase_pattern(lex.words('questions', 'degree'))})\b"
+                              rf"|\bwhat\s+(?:{phrase_pattern(lex.words('questions', 'what_kind'))})\b", re.IGNORECASE),
     )
 
 

@@ -111,8 +111,13 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
         for piece, at in _line_pieces(sentence, start):
             clean = _clean(piece)
             reason = exclusion_reason(clean)
-            if reason in ("heading", "fragment") or (reason is None and not _TERMINAL.search(clean)
-                                                     and not _LABEL_LINE.match(clean) and not contains_numeric(clean)):
+            if reason == "fragment" and clean.endswith(".") and len(clean.split()) == 1:
+                continue  # "Yes." under a question: an answer word, not the heading of what follows
+            if (reason in ("heading", "fragment") or (reason == "question" and _own_line(text, at, piece))
+                    or (reason is None and not _TERMINAL.search(clean) and not _LABEL_LINE.match(clean)
+                        and not contains_numeric(clean))):
+                # an unpunctuated line without a figure or a label is a heading ("3. Opening hours"); so is a
+                # question on a line of its own ("Can I bring my dog?" in a list of questions and answers)
                 # an unpunctuated line without a figure or a label is a heading ("3. Opening hours")
                 headings.append((at, _heading_text(piece)))
                 lead = ""
@@ -133,6 +138,14 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                 clean = f"{context}: {clean[:1].lower() + clean[1:] if clean[1:2].islower() else clean}"
             units.append(Unit(clean, chunk, chunk.start_char + at))
     return [_with_section(u, headings, chunk.start_char) for u in units]
+
+
+def _own_line(text: str, at: int, piece: str) -> bool:
+    """Whether a piece of text starting at `at` is a whole line of it (markup aside)."""
+    end = at + len(piece.rstrip())
+    line_end = text.find("\n", end)
+    after = text[end:] if line_end < 0 else text[end:line_end]
+    return not _clean(text[text.rfind("\n", 0, at) + 1:at]).strip() and not _clean(after).strip()
 
 
 def _line_pieces(sentence: str, start: int) -> list[tuple[str, int]]:

@@ -27,6 +27,7 @@ question asks about ("CFF25-038") lifts the units that state it and sinks those 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -142,16 +143,18 @@ class LocalWriter:
                       for i, p in enumerate(parts)]
         vectors = self.embedder.encode([question] + part_texts + [u.scored_text for u in units])
         q_vec, part_vecs, unit_vecs = vectors[0], vectors[1 : 1 + len(parts)], vectors[1 + len(parts) :]
+        relevance = self._clause_relevance(parts, part_vecs, units, unit_vecs)
         whole = whole_question(question, parts)
         figures = extract_quantities(_COMPARATIVES.sub(_plain_comparative, question))
         weights = _focus_weights(whole.focus, units)
         codes = [t for t in named_terms(question) if any(c.isdigit() for c in t)]
-        scores = self._scores(whole, figures, q_vec, units, unit_vecs, weights, codes)
+        scores = self._scores(whole, figures, unit_vecs @ q_vec, units, weights, codes)
         answers: list[list[tuple[float, int]]] = []
         for part, vec in zip(parts, part_vecs, strict=True):
-            part_scores = (self._scores(part, figures, vec, units, unit_vecs, weights, codes) if len(parts) > 1
+            part_scores = (self._scores(part, figures, unit_vecs @ vec, units, weights, codes) if len(parts) > 1
                            else scores)
-            answers.append(self._answers(part, part_scores, units, unit_vecs @ vec, unknown))
+            answers.append(self._answers(part, part_scores, units, (unit_vecs @ vec, relevance(vec, unit_vecs @ vec)),
+                                         unknown))
         if (ranked := _extreme_row_unit(question, units, answers)) is not None:
             # "Which plan is the cheapest?" over a table: its row at that end, unless a sentence says it in words
             return WrittenAnswer(cite(ranked.text, [ranked.chunk.hash]), answered=True, units=[ranked],
@@ -181,15 +184,37 @@ class LocalWriter:
         return WrittenAnswer(" ".join(sentences), answered=True, missing="; ".join(missing), units=picked,
                              scores=[rank[id(u)] for u in picked])
 
+    def _clause_relevance(self, parts: list[QuestionPart], part_vecs: np.ndarray, units: list[Unit],
+                          unit_vecs: np.ndarray) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+        """How relevant each unit is to a part: its similarity, or that of its closest clause for a long sentence
+        below the relevance bar that holds half the question's words ("after a consultation in which 62% of the
+        respondents supported the scheme" for "What share of respondents supported the scheme?": the whole
+        sentence is about a cycle lane)."""
+        bar = self.settings.min_relevance
+        focus = frozenset().union(*(p.focus for p in parts))
+        low = (unit_vecs @ part_vecs.T).max(axis=1) < bar
+        clauses = [(i, c) for i, u in enumerate(units) if low[i] and stems_cover(focus, u.stems) * 2 >= len(focus)
+                   for c in _clauses(u.text)]
+        owners = np.asarray([i for i, _ in clauses], dtype=int)
+        clause_vecs = self.embedder.encode([c for _, c in clauses]) if clauses else None
+
+        def relevance(vec: np.ndarray, sims: np.ndarray) -> np.ndarray:
+            if clause_vecs is None:
+                return sims
+            out = sims.copy()
+            np.maximum.at(out, owners, clause_vecs @ vec)
+            return out
+
+        return relevance
+
     @staticmethod
     def _scores(
-        part: QuestionPart, figures: list[Quantity], vec: np.ndarray, units: list[Unit], unit_vecs: np.ndarray,
+        part: QuestionPart, figures: list[Quantity], sims: np.ndarray, units: list[Unit],
         weights: dict[str, float], codes: list[str] | None = None,
     ) -> list[float]:
         """Similarity + focus-word share + a bonus for a wanted figure, ± agreement with the question's own figures
         and codes."""
         siblings = [_code_shape(c) for c in codes or []]
-        sims = unit_vecs @ vec
         out = []
         for unit, sim in zip(units, sims, strict=True):
             score = float(sim)
@@ -211,7 +236,8 @@ class LocalWriter:
         return out
 
     def _answers(
-        self, part: QuestionPart, scores: list[float], units: list[Unit], sims: np.ndarray, unknown: frozenset[str]
+        self, part: QuestionPart, scores: list[float], units: list[Unit], sims: tuple[np.ndarray, np.ndarray],
+        unknown: frozenset[str],
     ) -> list[tuple[float, int]]:
         """(score, unit index) of the units that answer a part, best first: relevant, on its focus words, with a
         figure when one is asked, and within RUNNER_UP_MARGIN of the best one. Empty when none does.
@@ -232,16 +258,16 @@ class LocalWriter:
         return found
 
     def _scan(
-        self, part: QuestionPart, scores: list[float], units: list[Unit], sims: np.ndarray, unknown: frozenset[str],
-        naming: tuple[str, ...],
+        self, part: QuestionPart, scores: list[float], units: list[Unit], sims: tuple[np.ndarray, np.ndarray],
+        unknown: frozenset[str], naming: tuple[str, ...],
     ) -> list[tuple[float, int]]:
         """`_answers` with the ways a unit may name someone for a "who" part (`naming`: "name", "role")."""
         found: list[tuple[float, int]] = []
         for i in np.argsort(-np.asarray(scores), kind="stable"):
-            unit, score, sim = units[i], scores[i], float(sims[i])
+            unit, score, sim, relevant = units[i], scores[i], float(sims[0][i]), float(sims[1][i])
             if score < ANSWER_BAR:
                 break
-            if sim < self.settings.min_relevance:
+            if relevant < self.settings.min_relevance:  # the unit, or one clause of a long one
                 continue  # word overlap alone ("Reporting line" for "report") makes no answer; look further
             if found and score < found[0][0] - RUNNER_UP_MARGIN:
                 break
@@ -296,6 +322,18 @@ def rare_stems(text: str, concepts: bool = False) -> frozenset[str]:
     return frozenset(s for w in words if zipf_frequency(w, "en", wordlist="small") < RARE_WORD_ZIPF
                      and not (concepts and table.word_senses(w) and not can_be_a_noun(w, table))
                      for s in content_stems(w))
+
+
+# a sentence this long is also read by its clauses, each of at least CLAUSE_WORDS words
+LONG_SENTENCE_WORDS, CLAUSE_WORDS = 20, 5
+_CLAUSE_CUT = re.compile(r"[,;:]\s+|\s+(?=\b(?:after|because|which|where|while|whereas|although|so that)\b)")
+
+
+def _clauses(sentence: str) -> list[str]:
+    """The clauses of a long sentence (at commas, semicolons and a few conjunctions); none for a short one."""
+    if len(sentence.split()) < LONG_SENTENCE_WORDS:
+        return []
+    return [c for c in _CLAUSE_CUT.split(sentence) if len(c.split()) >= CLAUSE_WORDS]
 
 
 def _focus_weights(focus: frozenset[str], units: list[Unit]) -> dict[str, float]:

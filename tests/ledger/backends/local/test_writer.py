@@ -263,6 +263,8 @@ CORPUS = [*EVIDENCE, PASSWORDS, INCIDENTS, RETENTION, VENDORS, Q3_SUMMARY, Q3_PE
         ("How late is the library open on Fridays?", {"librari", "open", "friday"}),  # "how late" asks a time
         ("What happens if the rent is paid late?", {"rent", "paid", "late"}),  # "late" away from "how" is the topic
         ("Is there a discount for early booking?", {"discount", "earli", "book"}),
+        ("What share of respondents supported the scheme?", {"respond", "support", "scheme"}),  # asks for a share
+        ("What share of revenue came from exports?", {"revenu", "came", "export"}),
     ],
 )
 def test_focus_words_leave_out_modifiers_light_verbs_and_time_frames(question: str, focus: set[str]) -> None:
@@ -539,3 +541,24 @@ def test_how_many_is_answered_by_a_count_of_whoever_does_what_is_asked(embedder,
                        "three members of the programme committee.", "Call for papers", None, "cfp", 1, 0)
     answer = LocalWriter(embedder, RevisionSettings()).write(question, [chunk])
     assert answer.answered and "three members" in answer.text
+
+
+def test_a_question_on_its_own_line_heads_the_answer_under_it(embedder) -> None:  # type: ignore[no-untyped-def]
+    faq = make_chunk("# Campsite questions\n\n**Can I bring my dog?**\nYes. Dogs are welcome on all pitches but "
+                     "must be kept on a lead. There is a charge of £3 per dog per night.\n\n**When do I have to "
+                     "leave?**\nPitches must be vacated by 11 am on the day of departure.", "Campsite questions", None,
+                     "faq", 1, 0)
+    units = {u.text: u.section for u in evidence_units([faq])}
+    assert units["Pitches must be vacated by 11 am on the day of departure."] == "When do I have to leave?"
+    assert "Yes." not in units and "Yes" not in units.values()  # an answer word is no heading
+    answer = LocalWriter(embedder, RevisionSettings()).write("What time do I need to leave?", [faq])
+    assert answer.answered and "11 am" in answer.text
+
+
+def test_a_long_sentence_is_relevant_by_the_clause_that_answers(embedder) -> None:  # type: ignore[no-untyped-def]
+    news = make_chunk("The city council voted on Tuesday to build a protected cycle lane along Mill Road, after a "
+                      "consultation in which 62% of the 1,840 respondents supported the scheme. Construction will "
+                      "start in June.", "Cycle lane approved", None, "news", 1, 0)
+    writer = LocalWriter(embedder, RevisionSettings(min_relevance=0.5))  # the whole sentence is below the bar
+    answer = writer.write("What share of respondents supported the scheme?", [news])
+    assert answer.answered and "62%" in answer.text
