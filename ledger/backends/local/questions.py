@@ -87,9 +87,12 @@ _KINDS_WANTED = (
     # "How fast can it go?" asks for a speed, "how quickly must it be reported?" for a deadline: either answers.
     (re.compile(r"\bhow\s+(?:quickly|fast)\b", re.I), DEADLINE_KINDS | {"speed"}),
     (re.compile(r"\bhow\s+(?:soon|late|early)\b|\bby\s+when\b|\bwithin\s+what\b", re.I), DEADLINE_KINDS),
-    (re.compile(r"\bhow\s+long\b", re.I), frozenset({"duration", "date", "time", "count", "number", "frequency"})),
-    (re.compile(r"\bhow\s+many\b", re.I), frozenset({"count", "number", "duration", "frequency", "ordinal"})),
-    (re.compile(r"\bhow\s+much\b", re.I), frozenset({"money", "percent", "number", "count", "duration", "frequency"})),
+    # "How long is the lane?" is a length, "how long does it take?" a duration; a count of things answers neither
+    (re.compile(r"\bhow\s+long\b", re.I), frozenset({"duration", "date", "time", "measure", "number", "frequency"})),
+    (re.compile(r"\bhow\s+many\b", re.I), frozenset({"count", "measure", "number", "duration", "frequency",
+                                                       "ordinal"})),
+    (re.compile(r"\bhow\s+much\b", re.I), frozenset({"money", "percent", "number", "count", "measure", "duration",
+                                                       "frequency"})),
     (re.compile(r"\bwhat\s+(?:percentage|percent|share|proportion)\b", re.I), frozenset({"percent", "number"})),
     (re.compile(r"^\s*when\b|\bwhat\s+(?:date|day|time)\b", re.I), DEADLINE_KINDS),
     # "What deposit amount …", "What is the fee …": money (or a share of something), not a deadline.

@@ -62,7 +62,7 @@ from ledger.judge.word_relations import (
     names_a_party,
 )
 from ledger.text.lexicon import lexicon
-from ledger.text.measures import is_speed
+from ledger.text.measures import is_speed, measure_word, unit_size
 from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
 
 # Score = similarity + OVERLAP_WEIGHT × share of focus stems + FIGURE_BONUS when a wanted figure is present.
@@ -481,8 +481,13 @@ def _done_by(stems: frozenset[str], words: list[str], before: str) -> bool:
 
 
 def _kind(q: Quantity, text: str) -> str:
-    """A figure's kind for what a question asks: "speed" for a count in a unit of speed ("15.5 mph", "40 km/h")."""
-    return "speed" if q.kind == "count" and is_speed(q.text, text[q.end:]) else q.kind
+    """A figure's kind for what a question asks: "speed" for a count in a unit of speed ("15.5 mph", "40 km/h"),
+    "measure" for one in another unit of measure ("2.3 kilometres", "40 kg")."""
+    if q.kind != "count":
+        return q.kind
+    if is_speed(q.text, text[q.end:]):
+        return "speed"
+    return "measure" if unit_size(measure_word(q.text)) else q.kind
 
 
 def _counts(stems: frozenset[str], words: list[str], after: str) -> bool:

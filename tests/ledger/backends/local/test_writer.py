@@ -562,3 +562,10 @@ def test_a_long_sentence_is_relevant_by_the_clause_that_answers(embedder) -> Non
     writer = LocalWriter(embedder, RevisionSettings(min_relevance=0.5))  # the whole sentence is below the bar
     answer = writer.write("What share of respondents supported the scheme?", [news])
     assert answer.answered and "62%" in answer.text
+
+
+def test_how_long_is_answered_by_a_length_or_a_duration_not_a_count_of_things(embedder) -> None:  # type: ignore[no-untyped-def]
+    lane = make_chunk("The new cycle lane will run for 2.3 kilometres between the station and the hospital. About "
+                      "3,000 cyclists will use the new cycle lane.", "Cycle lane", None, "lane", 1, 0)
+    answer = LocalWriter(embedder, RevisionSettings()).write("How long is the new cycle lane?", [lane]).text
+    assert "2.3 kilometres" in answer and "3,000 cyclists" not in answer
