@@ -70,6 +70,27 @@ class _Candidate:
     units: tuple[str, ...]  # the texts embedded; a candidate of several is their mean (one pass over each sentence)
 
 
+# "No. Open fires are not permitted ..." answers the question above it; "No one may ..." does not
+_YES_NO = re.compile(r"^\W*(yes|no)\b(?!\s+(?:more|longer|later|one)\b)", re.IGNORECASE)
+
+
+def _is_question(sentence: str) -> bool:
+    return sentence.rstrip(" *_").endswith("?")
+
+
+def _answered(question: tuple[str, int, int], answer: str, end: int) -> _Candidate:
+    """A question with the sentence under it ("Are campfires allowed? … No. Open fires are not permitted."): the
+    answer is quoted with its question, but only the answer is embedded and read; a "Yes" or "No" answer states
+    the question itself, affirmed or denied, so then the question is embedded and read, with that polarity."""
+    asked = question[0].strip(" *_").rstrip("?")
+    text = f"{question[0].strip(' *_')} … {answer}"
+    said = _YES_NO.match(answer)
+    if said is None:
+        return _Candidate(text, question[1], end, 2, answer, (answer,))
+    polarity = f"{asked}." if said.group(1).lower() == "yes" else f"Not so: not {asked}."
+    return _Candidate(text, question[1], end, 2, polarity, (question[0],))
+
+
 def _parts(sentence: str) -> list[tuple[str, int, int, tuple[str, ...]]]:
     """Clauses of a sentence with semicolons ("...; for a Severity 1 incident the CISO ..."); not the cells of a table
     row's sentence, whose semicolons are inside its brackets ("Lamb shank (Price: £19.75; Contains: celery).")."""
@@ -158,11 +179,15 @@ class LocalSupportChecker:
         # the nearest heading or lead-in line above
         heading: tuple[str, int, int] | None = (section, -1, -1) if section else None
         for i, (sentence, start, end) in enumerate(spans):
+            prev = spans[i - 1] if i > 0 else None
+            if _is_question(sentence):
+                continue  # a question states nothing; with the sentence under it, it is quoted as an answered one
             out.append(_Candidate(sentence, start, end, 1, sentence, (sentence,)))
             # Parts of a long sentence ("...; for a Severity 1 incident the CISO ...").
             out += [_Candidate(p, start + a, start + b, 1, p, units) for p, a, b, units in _parts(sentence)]
-            prev = spans[i - 1] if i > 0 else None
-            if prev is not None:
+            if prev is not None and _is_question(prev[0]):
+                out.append(_answered(prev, sentence, end))
+            elif prev is not None:
                 lead = is_heading(prev[0])
                 # a heading right above is quoted as one further up is, "Payment … Annual berth holders may pay ...",
                 # not run into its sentence ("Payment Annual berth holders") once the quote's line breaks collapse

@@ -141,6 +141,9 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     taken = [(q.start, q.end) for q in found if q.kind == "money"]  # a count may run on over it: "3 swim free"
     found += [_make("money", 0.0, text, m.start(), m.end()) for m in _free_pattern().finditer(text)
               if not any(a < m.end() and m.start() < b for a, b in taken)]
+    clock = lexicon().table("numbers", "times_of_day")  # "by noon" is "by 12:00"
+    found += [_make("time", _minutes(clock[m.group(0).lower()]), text, m.start(), m.end())
+              for m in _time_word_pattern().finditer(text)]
     found.sort(key=lambda q: q.start)
     baseline = _baseline_pattern()
     found = [replace(q, baseline=True) if q.kind == "date" and baseline.search(text, max(0, q.start - 40), q.start)
@@ -246,15 +249,20 @@ def _classify(
     elif nxt in ("cents", "cent", "¢"):
         currency, value, j = "USD", value / 100, j + 1  # "45 cents per mile" is $0.45 per mile
     if currency:
-        per = ""
+        per, each = "", frozenset[str]()
         if (j + 1 < len(tokens) and tokens[j][0].lower() in PER_WORDS and tokens[j + 1][0].isalpha()
                 and tokens[j + 1][0].lower() not in STOPWORDS):
             per, j = stem(tokens[j + 1][0]), j + 2
             if per == "calendar" and j < len(tokens) and tokens[j][0].isalpha():  # "per calendar month"
                 per, j = stem(tokens[j][0]), j + 1
+            if (j + 1 < len(tokens) and tokens[j][0].lower() in PER_WORDS and not unit_word(per)
+                    and unit_word(tokens[j + 1][0].lower())):
+                # "£3 per dog per night": a rate per night, for each dog (what it is about)
+                each = frozenset({term_stem(tokens[j - 1][0])})
+                per, j = stem(tokens[j + 1][0]), j + 2
         elif j < len(tokens) and tokens[j][0].lower() in (adverbs := lexicon().table("figures", "rate_adverbs")):
             per = adverbs[tokens[j][0].lower()]  # "$12 monthly"
-        return _make("money", value, text, start, tokens[j - 1][2], unit=currency, per=per), j
+        return _make("money", value, text, start, tokens[j - 1][2], unit=currency, per=per, context=each), j
     if nxt in ("%", "percent"):
         return _make("percent", value, text, start, tokens[j][2]), j + 1
     if nxt in ("°", "º"):  # a temperature ("34 °C", "98.6°F"): compared only with temperatures on its scale
@@ -289,7 +297,8 @@ def _classify(
             end = tokens[j - 1][2]
         marker = re.match(r"\s*[aApP]\.?[mM]\b\.?", text[end:])
         if marker:
-            minutes += 720 if marker.group(0).strip()[0] in "pP" and minutes < 720 else 0
+            pm = marker.group(0).strip()[0] in "pP"
+            minutes += 720 if pm and minutes < 720 else -720 if not pm and 720 <= minutes < 780 else 0  # 12 am: 0:00
             end += len(marker.group(0))
             while j < len(tokens) and tokens[j][1] < end:
                 j += 1
@@ -342,6 +351,23 @@ def _make(kind: Kind, value: float, text: str, start: int, end: int, **fields: o
 
 
 @cache
+def _time_word_pattern() -> re.Pattern[str]:
+    """A time of day written as a word (the lexicon's `numbers.toml` `times_of_day`: "noon", "midnight")."""
+    return re.compile(rf"\b(?:{phrase_pattern(lexicon().table('numbers', 'times_of_day'))})\b", re.IGNORECASE)
+
+
+def _minutes(clock: str) -> float:
+    hours, minutes = clock.split(":")
+    return float(int(hours) * 60 + int(minutes))
+
+
+@cache
+def _measure_words(name: str) -> frozenset[str]:
+    """Stems of a list of words after a measure: where it runs ("between"), or its dimension ("long")."""
+    return frozenset(stem(w) for w in lexicon().words("figures", name))
+
+
+@cache
 def _rate_words() -> dict[str, str]:
     """The key-term stems of the words that make an amount a rate ("annual", "weekly") and the period they name; not
     a word whose stem is that of its period ("monthly" is compared as "month", which "the first month" is too)."""
@@ -376,7 +402,8 @@ def _comparable(a: Quantity, b: Quantity) -> bool:
             pa == pb or not pa or not pb or (pa in PER_YEAR and pb in PER_YEAR))
     if a.kind == "count" and (pair := _measures(a, b)):
         # "26 miles" and "42 km" are both lengths; "110 miles long" and "8 mi east" are lengths of different things
-        qualified_a, qualified_b = (q.context - {stem(measure_word(q.text))} for q in (a, b))
+        qualified_a, qualified_b = (q.context - {stem(measure_word(q.text))} - _measure_words("measure_route_words")
+                                    for q in (a, b))
         return pair[0][0] == pair[1][0] and (not qualified_a or not qualified_b or bool(qualified_a & qualified_b))
     if a.kind in ("count", "ordinal"):
         return bool(a.context & b.context) or not (a.context or b.context)
@@ -503,7 +530,18 @@ def _anchored(q: Quantity, e: Quantity, anchor: int) -> bool:
     or the same name ("Level 2"); bare figures with no words around them are taken to be about the same thing."""
     if q.identifier or not (q.about or e.about):
         return True
-    return bool(q.about and e.about) and (anchor >= min(2, len(q.about), len(e.about)) or (anchor >= 1 and e.labelled))
+    ours, theirs = _about(q), _about(e)
+    return bool(ours and theirs) and (anchor >= min(2, len(ours), len(theirs)) or (anchor >= 1 and e.labelled))
+
+
+def _about(q: Quantity) -> frozenset[str]:
+    """What a figure is about; for a measure, without its unit and the words that name its dimension or route ("3.2
+    kilometres long" is about the lane it names, not "kilometres" and "long")."""
+    word = measure_word(q.text)
+    if q.kind not in LOOSE or not unit_size(word):
+        return q.about
+    return (q.about - _measure_words("measure_route_words") - _measure_words("measure_dimensions")
+            - {term_stem(word)})
 
 
 def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quantity]) -> Agreement:
@@ -518,7 +556,7 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
     results: list[QuantityMatch] = []
     for q in claims:
         def anchor(e: Quantity, q: Quantity = q) -> int:
-            return len(q.about & e.about - _shared_unit(q, e))
+            return len(_about(q) & _about(e) - _shared_unit(q, e))
 
         peers = [e for e in evidence if _comparable(q, e)]
         limits = [e for e in peers if q.bound and e.bound == q.bound and _anchored(q, e, anchor(e))]

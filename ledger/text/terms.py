@@ -453,14 +453,27 @@ def overstated_quantifier(claim: str, quote: str) -> tuple[str, str] | None:
     every = rules.every.search(claim)
     if every is None or rules.every.search(quote):
         return None
-    part = rules.partial.search(quote)
+    part = rules.partial.search(quote) or _some_of_all(quote)
     return (every.group(0), part.group(0)) if part and not rules.partial.search(claim) else None
+
+
+_SOME_OF = re.compile(r"\b(\d[\d,]*)\s+(?:out\s+)?of\s+(?:the\s+|our\s+|its\s+|their\s+|all\s+)?(\d[\d,]*)\b",
+                      re.IGNORECASE)
+
+
+def _some_of_all(text: str) -> re.Match[str] | None:
+    """"30 of our 45 pitches", "7 out of 10": a figure that is part of a group in figures."""
+    for m in _SOME_OF.finditer(text):
+        part, whole = (float(g.replace(",", "")) for g in m.groups())
+        if part < whole:
+            return m
+    return None
 
 
 def names_a_part(words: str) -> bool:
     """Whether `words` are a quantifier of part of a group ("a small sample of", "most"; `conditions.toml`
     `partial`)."""
-    return _rules().partial.fullmatch(words.strip()) is not None
+    return _rules().partial.fullmatch(words.strip()) is not None or _SOME_OF.fullmatch(words.strip()) is not None
 
 
 def negation_scopes(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str]]]:

@@ -460,3 +460,15 @@ def test_a_table_row_is_quoted_whole_not_cut_at_its_cells() -> None:
     (check,) = LocalSupportChecker(HashEmbedder()).check([(claim, menu)])
     # the row, not "Lamb shank (Price: £19.75"
     assert check.quote.endswith("Lamb shank (Price: £19.75; Contains: celery; Vegetarian: No).")
+
+
+def test_a_question_states_nothing_and_its_yes_or_no_answer_states_it(embedder) -> None:  # type: ignore[no-untyped-def]
+    faq = chunk("**Are campfires allowed?**\nNo. Open fires are not permitted anywhere on the site.\n\n"
+                "**Can I bring my dog?**\nYes. Dogs must be kept on a lead at all times.\n\n"
+                "**Is there Wi-Fi?**\nFree Wi-Fi is available in the reception building only.")
+    checker = LocalSupportChecker(embedder)
+    fires, dogs, wifi = checker.check([("Campfires are allowed in designated areas.", faq),
+                                       ("You can bring your dog.", faq), ("There is Wi-Fi.", faq)])
+    assert fires.support == "contradicted" and fires.quote.startswith("Are campfires allowed? … No.")
+    assert dogs.support in ("full", "partial") and "Yes." in dogs.quote
+    assert wifi.quote != "**Is there Wi-Fi?**"  # a question alone is no quote

@@ -571,3 +571,19 @@ def test_a_negation_after_a_count_ends_what_it_counts_and_makes_no_difference() 
     assert compare_quantities(extract_quantities("Each plot may have two sheds."),
                               extract_quantities("Each plot may have one shed no larger than 6 by 4 feet. Anyone "
                                                  "who fails two inspections in a row must leave.")).conflicts
+
+
+def test_a_time_of_day_in_words_is_a_clock_time() -> None:
+    assert statuses("Guests must leave by noon.", "Guests must leave by 11 am.") == ["conflict"]
+    assert statuses("The bar closes at midnight.", "The bar closes at 12 am.") == ["matched"]
+
+
+def test_a_length_and_where_it_runs_are_one_measure_of_one_thing() -> None:
+    lane = "The lane will run for 2.3 kilometres between the railway station and the hospital."
+    assert statuses("The lane will be 3.2 kilometres long.", lane) == ["conflict"]
+    assert statuses("The lane will be 2.3 km long.", lane) == ["matched"]
+
+
+def test_a_rate_for_each_thing_per_night_is_a_rate_per_night() -> None:
+    (fee,) = extract_quantities("There is a charge of £3 per dog per night.")
+    assert (fee.per, "dog" in fee.about) == ("night", True)

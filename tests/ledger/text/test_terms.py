@@ -255,3 +255,11 @@ def test_a_claim_about_every_member_against_a_quote_about_part_of_the_group(
 ) -> None:
     assert overstated_quantifier(claim, quote) == expected
 
+
+
+def test_a_claim_about_all_against_a_part_in_figures_overstates_it() -> None:
+    from ledger.text.terms import overstated_quantifier
+
+    quote = "Electric hook-ups are available on 30 of our 45 pitches."
+    assert overstated_quantifier("All 45 pitches have electric hook-ups.", quote) == ("All", "30 of our 45")
+    assert overstated_quantifier("All pitches have electric hook-ups.", "45 of 45 pitches have them.") is None
