@@ -87,8 +87,9 @@ _KINDS_WANTED = (
     # "How fast can it go?" asks for a speed, "how quickly must it be reported?" for a deadline: either answers.
     (re.compile(r"\bhow\s+(?:quickly|fast)\b", re.I), DEADLINE_KINDS | {"speed"}),
     (re.compile(r"\bhow\s+(?:soon|late|early)\b|\bby\s+when\b|\bwithin\s+what\b", re.I), DEADLINE_KINDS),
-    # "How long is the lane?" is a length, "how long does it take?" a duration; a count of things answers neither
-    (re.compile(r"\bhow\s+long\b", re.I), frozenset({"duration", "date", "time", "measure", "number", "frequency"})),
+    # "How long is the lane?" is a length, "how long does it take?" a duration, "how long must passwords be?" a count
+    (re.compile(r"\bhow\s+long\b", re.I), frozenset({"duration", "date", "time", "measure", "count", "number",
+                                                       "frequency"})),
     (re.compile(r"\bhow\s+many\b", re.I), frozenset({"count", "measure", "number", "duration", "frequency",
                                                        "ordinal"})),
     (re.compile(r"\bhow\s+much\b", re.I), frozenset({"money", "percent", "number", "count", "measure", "duration",

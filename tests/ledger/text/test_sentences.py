@@ -154,3 +154,9 @@ def test_trained_tokenizer_ignores_anchors_in_training_text():
 )
 def test_a_sentence_may_end_with_a_time_or_etc(text: str, expected: list[str]) -> None:
     assert [s for s, _, _ in split_sentences(text)] == expected
+
+
+def test_no_as_an_answer_ends_its_sentence_and_no_before_a_number_does_not() -> None:
+    text = "Are campfires allowed?\nNo. Open fires are not permitted. Form No. 12 must be signed."
+    assert [s for s, _, _ in split_sentences(text)] == [
+        "Are campfires allowed?", "No.", "Open fires are not permitted.", "Form No. 12 must be signed."]
