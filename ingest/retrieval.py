@@ -82,11 +82,14 @@ class Retriever:
     def __init__(
         self, store: VectorStore, embedder: Embedder, keywords: KeywordIndex | None = None,
         sentences: Callable[[str, Chunk], Sequence[str]] | None = None,
+        keyword_text: Callable[[str], str] | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
         self.keywords = keywords
         self.sentences = sentences  # the sentences of a chunk worth reading for a question (see `retrieve`)
+        # what of a question the keyword index searches: without "how long" and the like, which no passage repeats
+        self.keyword_text = keyword_text or (lambda text: text)
 
     def hybrid_many(self, texts: list[str], k: int) -> list[list[ScoredChunk]]:
         """The k best chunks of each text by fused dense and keyword rank (dense only without a keyword index)."""
@@ -175,7 +178,8 @@ class Retriever:
         """(vectors, the k nearest chunks, the keyword_k keyword hits) of each text. The keyword search needs no
         vector: it runs on a second core while the texts are embedded and searched."""
         with ThreadPoolExecutor(max_workers=1) as worker:
-            matched = worker.submit(lambda: [keywords.search(text, keyword_k, shares) for text in texts])
+            matched = worker.submit(lambda: [keywords.search(self.keyword_text(text), keyword_k, shares)
+                                             for text in texts])
             vectors = self.embedder.encode(texts)
             nearest = self.store.search_batch(list(vectors), k)
             return vectors, nearest, matched.result()

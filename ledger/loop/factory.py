@@ -172,6 +172,7 @@ def build_retriever(settings: Settings, workspace: str | None = None, *, embedde
     that made the workspace's vectors, whatever the setting says now (VectorStore.query_embedder)."""
     from ingest.retrieval import Retriever
     from ingest.vectorstore import VectorStore
+    from ledger.backends.local.questions import without_answer_kind
     from ledger.judge.candidates import sentences_to_read
     from ledger.storage.database import open_engine
     from ledger.storage.keywords import KeywordIndex
@@ -180,7 +181,8 @@ def build_retriever(settings: Settings, workspace: str | None = None, *, embedde
     workspace = workspace_of(settings, workspace)
     store = VectorStore(settings, workspace)
     keywords = KeywordIndex(open_engine(settings), workspace, lexicon().word_set("stopwords", "key_terms"))
-    return Retriever(store, store.query_embedder(embedder), keywords, sentences=sentences_to_read)
+    return Retriever(store, store.query_embedder(embedder), keywords, sentences=sentences_to_read,
+                     keyword_text=without_answer_kind)
 
 
 def build_calibration(settings: Settings, workspace: str | None = None) -> Platt | None:

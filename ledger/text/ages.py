@@ -24,6 +24,11 @@ _GROUP = re.compile(r"\b(?P<noun>[a-z]+)\s+(?:(?:aged|who are)\s+)?"
 _YEARS_UNIT = 12  # an age in years reads as a duration in months: "seven-year" is 84
 
 
+def old_after(text: str, at: int) -> bool:
+    """Whether "old" follows at `at` ("-old" of "seven-year-old", " years old")."""
+    return _OLD.match(text, at) is not None
+
+
 def read_ages(text: str, found: list[Quantity]) -> list[Quantity]:
     """The figures of a text with each age made an age: a number in years with the context "age"."""
     return [_as_age(text, q) for q in found]

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import cache, lru_cache
 
-from ledger.text.ages import group_working, in_group, is_age, read_ages
+from ledger.text.ages import group_working, in_group, is_age, old_after, read_ages
 from ledger.text.derived import LOOSE, derivation, is_amount
 from ledger.text.figure_context import describe_figures
 from ledger.text.figures import Agreement, Kind, Quantity, QuantityMatch, Status
@@ -278,7 +278,10 @@ def _classify(
     k, business = (j + 1 if nxt == "-" else j), False
     for _ in range(3):  # up to two modifiers: "5 more banking days", "3 consecutive months"
         word = tokens[k][0].lower() if k < len(tokens) else ""
-        if unit := unit_word(word):
+        hyphenated = k + 2 < len(tokens) and tokens[k + 1][0] == "-" and tokens[k + 2][0].isalpha() and (
+            tokens[k][2] == tokens[k + 1][1]) and not old_after(text, tokens[k][2])
+        # "148 night-shift nurses": a compound noun, not 148 nights; "a seven-year-old" is an age
+        if (unit := unit_word(word)) and not hyphenated:
             family, amount = DURATIONS[unit]
             family = "business_day" if business else family
             end, after_unit = tokens[k][2], k + 1

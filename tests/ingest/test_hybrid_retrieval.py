@@ -116,6 +116,19 @@ def test_a_far_chunk_is_read_when_it_has_the_question_s_words(settings: Settings
     assert not retriever.retrieve("Which grape varieties grow on the island?", 3, min_relevance=0.3)
 
 
+def test_words_that_only_ask_for_a_kind_of_answer_do_not_count_against_a_chunk(  # type: ignore[no-untyped-def]
+        settings: Settings, tmp_path: Path, embedder) -> None:
+    # "How long did the trial last?": the abstract holds "trial" and "last" but not "how long", which no passage says
+    retriever = _one_document(settings, tmp_path, embedder, (
+        "# Morning light and sleep in shift workers: a randomised trial\n\nWe randomised 148 night-shift nurses to "
+        "30 minutes of bright light after waking or to dim red light. The trial ran for eight weeks at two hospitals. "
+        "Sleep onset latency fell by a mean of 11 minutes in the bright-light group. Total sleep time did not differ "
+        "between the groups. Twelve participants withdrew, most often because of changes to their rota.\n"
+    ))
+    found = retriever.retrieve("How long did the trial last?", 3, min_relevance=0.3)
+    assert len(found) == 1 and "eight weeks" in found[0].chunk.text
+
+
 def test_judge_finds_claim_in_long_chunk_by_keyword(settings: Settings, tmp_path: Path, embedder, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from ledger.loop.factory import build_judge
 

@@ -35,7 +35,7 @@ class _Words:
     wants_figure: re.Pattern[str]
     plural_nouns: frozenset[str]
     measures: frozenset[str]  # units a figure is measured in: "how many days" is answered by any duration
-    how_degree: re.Pattern[str]  # "how late", "what share": the word that says what kind of answer is wanted
+    how_degree: re.Pattern[str]  # "how late", "what share", "take place": words that say only what kind of answer
 
 
 @cache
@@ -62,7 +62,8 @@ def _words() -> _Words:
         plural_nouns=lex.word_set("questions", "plural_nouns"),
         measures=frozenset(content_stems(measures)),
         how_degree=re.compile(rf"\bhow\s+(?:{phrase_pattern(lex.words('questions', 'degree'))})\b"
-                              rf"|\bwhat\s+(?:{phrase_pattern(lex.words('questions', 'what_kind'))})\b", re.IGNORECASE),
+                              rf"|\bwhat\s+(?:{phrase_pattern(lex.words('questions', 'what_kind'))})\b"
+                              rf"|\b(?:{phrase_pattern(lex.words('questions', 'light_phrases'))})\b", re.IGNORECASE),
     )
 
 
@@ -199,6 +200,12 @@ def period_conflict(asked: frozenset[str], named: frozenset[str]) -> bool:
         if want and have and not want & have:
             return True
     return False
+
+
+def without_answer_kind(text: str) -> str:
+    """A question without the words that only say what kind of answer it wants ("how long", "what share"): what a
+    keyword search for its passage should look for ("How long did the trial last?" → "did the trial last?")."""
+    return _words().how_degree.sub(" ", text)
 
 
 def focus_stems(text: str) -> frozenset[str]:

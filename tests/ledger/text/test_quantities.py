@@ -587,3 +587,10 @@ def test_a_length_and_where_it_runs_are_one_measure_of_one_thing() -> None:
 def test_a_rate_for_each_thing_per_night_is_a_rate_per_night() -> None:
     (fee,) = extract_quantities("There is a charge of £3 per dog per night.")
     assert (fee.per, "dog" in fee.about) == ("night", True)
+
+
+def test_a_unit_word_in_a_hyphenated_compound_is_no_unit() -> None:
+    (nurses,) = [q for q in extract_quantities("We randomised 148 night-shift nurses.") if q.value == 148]
+    assert (nurses.kind, "nurs" in nurses.context) == ("count", True)  # not 148 nights
+    (age,) = extract_quantities("A seven-year-old may climb the tower.")
+    assert age.context == frozenset({"age"})

@@ -265,6 +265,8 @@ CORPUS = [*EVIDENCE, PASSWORDS, INCIDENTS, RETENTION, VENDORS, Q3_SUMMARY, Q3_PE
         ("Is there a discount for early booking?", {"discount", "earli", "book"}),
         ("What share of respondents supported the scheme?", {"respond", "support", "scheme"}),  # asks for a share
         ("What share of revenue came from exports?", {"revenu", "came", "export"}),
+        ("When does the fair take place?", {"fair"}),  # "take place" says only that it happens
+        ("How many nurses took part in the trial?", {"nurs", "trial"}),
     ],
 )
 def test_focus_words_leave_out_modifiers_light_verbs_and_time_frames(question: str, focus: set[str]) -> None:
