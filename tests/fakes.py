@@ -99,3 +99,26 @@ def make_chunk(
     text, rows = render_tables(text)
     return Chunk(hash=chunk_hash(text), text=text, document_id=doc, index=index, start_char=start,
                  end_char=start + len(text), path=f"/docs/{doc}.md", title=title, doc_date=day, table_rows=rows)
+
+
+def pdf_with_stream(stream: str, title: str | None = None, *, bad_xref: bool = False) -> bytes:
+    """A one-page PDF in Helvetica whose page draws `stream` (PDF text operators)."""
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
+        "/Contents 5 0 R >>",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        f"<< /Length {len(stream)} >>\nstream\n{stream}\nendstream",
+        f"<< /Title ({title}) >>" if title else "<< >>",
+    ]
+    out = b"%PDF-1.4\n"
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1")
+    xref_at = len(out) + (7 if bad_xref else 0)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += "".join(f"{offset:010d} 00000 n \n" for offset in offsets).encode()
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R /Info 6 0 R >>\nstartxref\n{xref_at}\n%%EOF\n".encode()
+    return out

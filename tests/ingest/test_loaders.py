@@ -15,6 +15,7 @@ import pytest
 from ingest.hashing import bytes_digest
 from ingest.loaders import SUPPORTED_EXTENSIONS, load_file
 from ledger.core.errors import LoaderError
+from tests.fakes import pdf_with_stream
 
 SAMPLE_DOCS = Path(__file__).resolve().parents[2] / "sample_docs"
 
@@ -24,26 +25,8 @@ SAMPLE_DOCS = Path(__file__).resolve().parents[2] / "sample_docs"
 
 def make_pdf(lines: list[str], title: str | None = None, *, bad_xref: bool = False) -> bytes:
     """A minimal one-page PDF in Helvetica, written by hand so the tests need no PDF writer."""
-    stream = "BT /F1 12 Tf 72 720 Td 14 TL " + " ".join(f"({line}) Tj T*" for line in lines) + " ET"
-    objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>",
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
-        "/Contents 5 0 R >>",
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        f"<< /Length {len(stream)} >>\nstream\n{stream}\nendstream",
-        f"<< /Title ({title}) >>" if title else "<< >>",
-    ]
-    out = b"%PDF-1.4\n"
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1")
-    xref_at = len(out) + (7 if bad_xref else 0)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += "".join(f"{offset:010d} 00000 n \n" for offset in offsets).encode()
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R /Info 6 0 R >>\nstartxref\n{xref_at}\n%%EOF\n".encode()
-    return out
+    return pdf_with_stream("BT /F1 12 Tf 72 720 Td 14 TL " + " ".join(f"({line}) Tj T*" for line in lines) + " ET",
+                           title, bad_xref=bad_xref)
 
 
 def make_docx(paragraphs: list[str], title: str | None = None, table: list[list[str]] | None = None) -> bytes:

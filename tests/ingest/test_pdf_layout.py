@@ -6,28 +6,12 @@ from pathlib import Path
 
 from ingest.loaders import load_file
 from ingest.pdf_layout import with_layout
+from tests.fakes import pdf_with_stream
 
 
 def positioned_pdf(items: list[tuple[int, int, str]]) -> bytes:
-    """A one-page PDF in Helvetica with each text at its own (x, y), as a table or a layout puts it."""
-    stream = " ".join(f"BT /F1 11 Tf 1 0 0 1 {x} {y} Tm ({text}) Tj ET" for x, y, text in items)
-    objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>",
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> "
-        "/Contents 5 0 R >>",
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-        f"<< /Length {len(stream)} >>\nstream\n{stream}\nendstream",
-    ]
-    out, offsets = b"%PDF-1.4\n", []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1")
-    xref_at = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += "".join(f"{offset:010d} 00000 n \n" for offset in offsets).encode()
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref_at}\n%%EOF\n".encode()
-    return out
+    """A one-page PDF with each text at its own (x, y), as a table or a layout puts it."""
+    return pdf_with_stream(" ".join(f"BT /F1 11 Tf 1 0 0 1 {x} {y} Tm ({text}) Tj ET" for x, y, text in items))
 
 
 MENU = [(72, 720, "Harbour Kitchen Price Guide"), (72, 690, "All dishes are cooked to order."), (72, 660, "Mains")]
