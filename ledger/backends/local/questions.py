@@ -35,7 +35,7 @@ class _Words:
     wants_figure: re.Pattern[str]
     plural_nouns: frozenset[str]
     measures: frozenset[str]  # units a figure is measured in: "how many days" is answered by any duration
-    how_degree: re.Pattern[str]  # "how late", "what share", "take place": words that say only what kind of answer
+    answer_kind: re.Pattern[str]  # "how late", "what share", "take place": words that say only what kind of answer
 
 
 @cache
@@ -61,7 +61,7 @@ def _words() -> _Words:
         wants_figure=re.compile(_WANTS_FIGURE + rf"|\b(?:{nouns})\b", re.IGNORECASE),
         plural_nouns=lex.word_set("questions", "plural_nouns"),
         measures=frozenset(content_stems(measures)),
-        how_degree=re.compile(rf"\bhow\s+(?:{phrase_pattern(lex.words('questions', 'degree'))})\b"
+        answer_kind=re.compile(rf"\bhow\s+(?:{phrase_pattern(lex.words('questions', 'degree'))})\b"
                               rf"|\bwhat\s+(?:{phrase_pattern(lex.words('questions', 'what_kind'))})\b"
                               rf"|\b(?:{phrase_pattern(lex.words('questions', 'light_phrases'))})\b", re.IGNORECASE),
     )
@@ -205,13 +205,13 @@ def period_conflict(asked: frozenset[str], named: frozenset[str]) -> bool:
 def without_answer_kind(text: str) -> str:
     """A question without the words that only say what kind of answer it wants ("how long", "what share"): what a
     keyword search for its passage should look for ("How long did the trial last?" → "did the trial last?")."""
-    return _words().how_degree.sub(" ", text)
+    return _words().answer_kind.sub(" ", text)
 
 
 def focus_stems(text: str) -> frozenset[str]:
     """Content stems of a question that name what it is about (not the kind of answer it wants, not a generic
     modifier, not its time frame)."""
-    asking, text = _words().asking, _words().how_degree.sub("how", without_time_frames(text))
+    asking, text = _words().asking, _words().answer_kind.sub("how", without_time_frames(text))
     return frozenset(s for s in content_stems(text) if s not in asking and not s.isdigit())
 
 

@@ -118,7 +118,6 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                         and not contains_numeric(clean))):
                 # an unpunctuated line without a figure or a label is a heading ("3. Opening hours"); so is a
                 # question on a line of its own ("Can I bring my dog?" in a list of questions and answers)
-                # an unpunctuated line without a figure or a label is a heading ("3. Opening hours")
                 headings.append((at, _heading_text(piece)))
                 lead = ""
                 continue

@@ -193,8 +193,8 @@ class LocalWriter:
         bar = self.settings.min_relevance
         focus = frozenset().union(*(p.focus for p in parts))
         low = (unit_vecs @ part_vecs.T).max(axis=1) < bar
-        clauses = [(i, c) for i, u in enumerate(units) if low[i] and stems_cover(focus, u.stems) * 2 >= len(focus)
-                   for c in _clauses(u.text)]
+        clauses = [(i, c) for i, u in enumerate(units)
+                   if focus and low[i] and stems_cover(focus, u.stems) * 2 >= len(focus) for c in _clauses(u.text)]
         owners = np.asarray([i for i, _ in clauses], dtype=int)
         clause_vecs = self.embedder.encode([c for _, c in clauses]) if clauses else None
 
