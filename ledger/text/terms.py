@@ -550,8 +550,8 @@ def polarity(text: str, other_terms: Iterable[str], loose: bool = False) -> tupl
     """(negated, anchor) of `text` against the other side's terms.
 
     Only negations that bear on those terms count (their head is one of the terms, or two of their words are;
-    any one when `loose` or when the negation's clause names every one of the terms: "Ferrocalm is not
-    recommended for children" bears on "children may take Ferrocalm"): a "never" in a clause about something
+    any one when `loose` or when the negation's clause names every one of the terms: "The syrup is not
+    recommended for children" bears on "Children may take the syrup"): a "never" in a clause about something
     else leaves the polarity alone. A word with a
     negative prefix that denies one of the terms ("unguarded" against "guarded") is a negation too. `anchor` is
     how many of the terms the strongest negation covers when its head is one of them ("may not repair a damaged
@@ -561,16 +561,17 @@ def polarity(text: str, other_terms: Iterable[str], loose: bool = False) -> tupl
     # "not guarded" bears on the other side's "unguarded": what its prefix denies is a term of that side too
     others |= {t[len(p):] for t in others for p in _rules().prefixes if t.startswith(p) and len(t) - len(p) >= 4}
     breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text)]
-    clauses = [set(key_terms(text[a:b])) for a, b in zip([0, *breaks], [*breaks, len(text)], strict=True)]
 
     def bears(scope: tuple[str, ...], start: int) -> bool:
         shared = len(set(scope) & others)
-        if loose or shared >= 2:
+        if loose or shared >= 2 or not shared:
             return shared >= 1
         # one shared word is enough when the clause names all the other side's terms and the word is in the
         # negation's own phrase, before any comma or "and" ("quit coaching and published" denies no publishing)
+        n = bisect.bisect(breaks, start)
+        clause = text[breaks[n - 1] if n else 0:breaks[n] if n < len(breaks) else len(text)]
         phrase = _PHRASE_END.split(text[start:], maxsplit=1)[0]
-        return bool(shared and others <= clauses[bisect.bisect(breaks, start)] and set(key_terms(phrase)) & others)
+        return others <= set(key_terms(clause)) and bool(set(key_terms(phrase)) & others)
 
     relevant = [(scope, heads, start) for _, scope, heads, start, elided in _negations(text)
                 if heads & others or (not elided and bears(scope, start))]
