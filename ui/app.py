@@ -10,6 +10,7 @@ import streamlit as st
 from ledger.core.errors import EvidenceError
 from ledger.core.settings import Settings
 from ui import pages_ask, pages_history, pages_ingest, pages_settings, pages_verify, services
+from ui.outcome import plural
 from ui.services import plain
 
 # Static layout only: no document, model or user text ever goes through HTML.
@@ -30,7 +31,7 @@ def sidebar(config: Settings) -> None:
     if docs is not None:
         dates = [d.date for d in docs if d.date]
         newest = f" · newest source {max(dates):%d %b %Y}" if dates else ""
-        st.caption(f"{len(docs)} documents · {sum(d.chunks for d in docs)} chunks indexed{newest}")
+        st.caption(f"{plural(len(docs), 'document')} · {plural(sum(d.chunks for d in docs), 'chunk')} indexed{newest}")
     st.text_input("Your name", value=config.user, key="user_name", max_chars=80,
                   help="Recorded on every run you start (default: EVIDENCE_USER, else the account running the UI).")
     where = str(config.home.resolve())

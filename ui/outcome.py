@@ -57,7 +57,8 @@ def _counts(ledger: EvidenceLedger) -> dict[str, int]:
     return counts
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
+    """"1 claim", "2 claims"."""
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
@@ -68,11 +69,11 @@ def ledger_outcome(ledger: EvidenceLedger, *, unanswerable: bool = False, subjec
     contradicted, not_found, weak = (counts.get(v, 0) for v in ("contradicted", "not_found", "weak"))
     details: list[str] = []
     if phantoms:
-        details.append(f"{_plural(phantoms, 'claim')} cite{'s' if phantoms == 1 else ''} a source that does not exist")
+        details.append(f"{plural(phantoms, 'claim')} cite{'s' if phantoms == 1 else ''} a source that does not exist")
     if ledger.gaps:
         details.append("not answered: " + "; ".join(ledger.gaps))
     if contradicted:
-        return Outcome("contradicted", f"{subject} contains {_plural(contradicted, 'contradicted claim')}: the "
+        return Outcome("contradicted", f"{subject} contains {plural(contradicted, 'contradicted claim')}: the "
                        "documents say otherwise.", details + _also(not_found, weak))
     if unanswerable or not ledger.entries:
         return Outcome("unanswerable", "Not answerable from these documents.", details)
@@ -85,9 +86,9 @@ def ledger_outcome(ledger: EvidenceLedger, *, unanswerable: bool = False, subjec
 def _also(not_found: int, weak: int) -> list[str]:
     out = []
     if not_found:
-        out.append(f"{_plural(not_found, 'claim')} not found in the documents")
+        out.append(f"{plural(not_found, 'claim')} not found in the documents")
     if weak:
-        out.append(f"{_plural(weak, 'claim')} only weakly supported")
+        out.append(f"{plural(weak, 'claim')} only weakly supported")
     return out
 
 

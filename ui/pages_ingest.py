@@ -12,6 +12,7 @@ import streamlit as st
 
 from ledger.core.settings import Settings
 from ui import services
+from ui.outcome import plural
 from ui.services import guarded, plain
 
 if TYPE_CHECKING:
@@ -189,7 +190,7 @@ def _document_list(config: Settings, workspace: str) -> None:
     if not docs:
         st.info("No documents yet. Upload files or name a folder above.", icon=":material/folder_open:")
         return
-    st.caption(f"{len(docs)} documents, {sum(d.chunks for d in docs)} chunks.")
+    st.caption(f"{plural(len(docs), 'document')}, {plural(sum(d.chunks for d in docs), 'chunk')}.")
     frame = pd.DataFrame([{
         "Title": d.title,
         "File": Path(d.path).name,

@@ -609,6 +609,7 @@ def test_documents_page_uploads_ingests_and_reports_failures(settings: Settings)
     assert failures["Reason"][0]
     documents = at.dataframe[1].value
     assert list(documents["File"]) == ["travel.md"]
+    assert any(c.value.startswith("1 document, ") for c in at.caption)  # not "1 documents"
 
 
 @pytest.mark.model
