@@ -200,6 +200,15 @@ def _is_connector(text: str) -> bool:
     return " ".join(bare.split()) in _words().connectors
 
 
+def is_question(text: str) -> bool:
+    """Whether a sentence (anchors and markup aside) asks rather than states: "**Are campfires allowed?**"."""
+    return _asks(_norm(text))
+
+
+def _asks(norm: str) -> bool:
+    return norm.rstrip("\"')]*_ ").endswith("?")
+
+
 def exclusion_reason(text: str) -> str | None:
     """Why a sentence (anchors removed) is not a claim, or None when it is one."""
     norm = _norm(text)
@@ -207,7 +216,7 @@ def exclusion_reason(text: str) -> str | None:
         return "fragment"
     if _HEADING.match(norm):
         return "heading"
-    if norm.rstrip("\"')]*_ ").endswith("?"):
+    if _asks(norm):
         return "question"
     if _HYPOTHETICAL.match(norm):
         return "hypothetical"

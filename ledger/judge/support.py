@@ -19,6 +19,7 @@ from ingest.tables import row_sentence
 from ledger.core.settings import JudgeSettings
 from ledger.core.types import Chunk, Support
 from ledger.judge.candidates import LIKELY_SENTENCES, likely_sentences, text_sentences
+from ledger.judge.claims import is_question
 from ledger.judge.superlatives import extreme, ranked_claim
 from ledger.judge.support_rules import (
     COMPUTED,
@@ -72,10 +73,6 @@ class _Candidate:
 
 # "No. Open fires are not permitted ..." answers the question above it; "No one may ..." does not
 _YES_NO = re.compile(r"^\W*(yes|no)\b(?!\s+(?:more|longer|later|one)\b)", re.IGNORECASE)
-
-
-def _is_question(sentence: str) -> bool:
-    return sentence.rstrip(" *_").endswith("?")
 
 
 def _answered(question: tuple[str, int, int], answer: str, end: int) -> _Candidate:
@@ -180,12 +177,12 @@ class LocalSupportChecker:
         heading: tuple[str, int, int] | None = (section, -1, -1) if section else None
         for i, (sentence, start, end) in enumerate(spans):
             prev = spans[i - 1] if i > 0 else None
-            if _is_question(sentence):
+            if is_question(sentence):
                 continue  # a question states nothing; with the sentence under it, it is quoted as an answered one
             out.append(_Candidate(sentence, start, end, 1, sentence, (sentence,)))
             # Parts of a long sentence ("...; for a Severity 1 incident the CISO ...").
             out += [_Candidate(p, start + a, start + b, 1, p, units) for p, a, b, units in _parts(sentence)]
-            if prev is not None and _is_question(prev[0]):
+            if prev is not None and is_question(prev[0]):
                 out.append(_answered(prev, sentence, end))
             elif prev is not None:
                 lead = is_heading(prev[0])

@@ -141,9 +141,8 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     taken = [(q.start, q.end) for q in found if q.kind == "money"]  # a count may run on over it: "3 swim free"
     found += [_make("money", 0.0, text, m.start(), m.end()) for m in _free_pattern().finditer(text)
               if not any(a < m.end() and m.start() < b for a, b in taken)]
-    clock = lexicon().table("numbers", "times_of_day")  # "by noon" is "by 12:00"
-    found += [_make("time", _minutes(clock[m.group(0).lower()]), text, m.start(), m.end())
-              for m in _time_word_pattern().finditer(text)]
+    clock, words = _times_of_day()  # "by noon" is "by 12:00"
+    found += [_make("time", clock[m.group(0).lower()], text, m.start(), m.end()) for m in words.finditer(text)]
     found.sort(key=lambda q: q.start)
     baseline = _baseline_pattern()
     found = [replace(q, baseline=True) if q.kind == "date" and baseline.search(text, max(0, q.start - 40), q.start)
@@ -278,10 +277,7 @@ def _classify(
     k, business = (j + 1 if nxt == "-" else j), False
     for _ in range(3):  # up to two modifiers: "5 more banking days", "3 consecutive months"
         word = tokens[k][0].lower() if k < len(tokens) else ""
-        hyphenated = k + 2 < len(tokens) and tokens[k + 1][0] == "-" and tokens[k + 2][0].isalpha() and (
-            tokens[k][2] == tokens[k + 1][1]) and not old_after(text, tokens[k][2])
-        # "148 night-shift nurses": a compound noun, not 148 nights; "a seven-year-old" is an age
-        if (unit := unit_word(word)) and not hyphenated:
+        if (unit := unit_word(word)) and not _in_compound(text, tokens, k):
             family, amount = DURATIONS[unit]
             family = "business_day" if business else family
             end, after_unit = tokens[k][2], k + 1
@@ -333,6 +329,13 @@ def _classify(
     return _make("number", value, text, start, tokens[j - 1][2], context=label), j
 
 
+def _in_compound(text: str, tokens: Sequence[Token], k: int) -> bool:
+    """Whether the word at tokens[k] begins a hyphenated compound: "148 night-shift nurses" counts nurses, not
+    nights ("a seven-year-old" is still an age)."""
+    return (k + 2 < len(tokens) and tokens[k + 1][0] == "-" and tokens[k + 2][0].isalpha()
+            and tokens[k][2] == tokens[k + 1][1] and not old_after(text, tokens[k][2]))
+
+
 def _year_before_dash(tokens: Sequence[Token], i: int) -> int:
     """The year written right before token i across a dash ("2007-", "2007 --", "2007–"), else 0."""
     k = i - 1
@@ -354,14 +357,14 @@ def _make(kind: Kind, value: float, text: str, start: int, end: int, **fields: o
 
 
 @cache
-def _time_word_pattern() -> re.Pattern[str]:
-    """A time of day written as a word (the lexicon's `numbers.toml` `times_of_day`: "noon", "midnight")."""
-    return re.compile(rf"\b(?:{phrase_pattern(lexicon().table('numbers', 'times_of_day'))})\b", re.IGNORECASE)
-
-
-def _minutes(clock: str) -> float:
-    hours, minutes = clock.split(":")
-    return float(int(hours) * 60 + int(minutes))
+def _times_of_day() -> tuple[dict[str, float], re.Pattern[str]]:
+    """The times of day written as words (the lexicon's `numbers.toml` `times_of_day`: "noon", "midnight"), in
+    minutes after midnight, and a pattern that finds them."""
+    minutes = {}
+    for word, clock in lexicon().table("numbers", "times_of_day").items():
+        hours, mins = clock.split(":")
+        minutes[word.lower()] = float(int(hours) * 60 + int(mins))
+    return minutes, re.compile(rf"\b(?:{phrase_pattern(minutes)})\b", re.IGNORECASE)
 
 
 @cache

@@ -23,7 +23,7 @@ def framing(claims: Sequence[Claim], evidence: Sequence[Chunk]) -> list[str]:
     """For each claim, the titles and headings of the evidence chunks it cites; for a claim that cites none (a
     draft written elsewhere), of the chunk holding most of its words, if that is at least half of them."""
     named = {c.hash: " ".join(dict.fromkeys(x for x in (c.title or "", c.section) if x)) for c in evidence}
-    chunk_stems = {c.hash: content_stems(c.text) for c in evidence}
+    chunk_stems = {c.hash: content_stems(c.text) for c in evidence} if not all(c.cited for c in claims) else {}
     out = []
     for claim in claims:
         cited = list(claim.cited)

@@ -211,8 +211,9 @@ def without_answer_kind(text: str) -> str:
 def focus_stems(text: str) -> frozenset[str]:
     """Content stems of a question that name what it is about (not the kind of answer it wants, not a generic
     modifier, not its time frame)."""
-    asking, text = _words().asking, _words().answer_kind.sub("how", without_time_frames(text))
-    return frozenset(s for s in content_stems(text) if s not in asking and not s.isdigit())
+    asking = _words().asking
+    return frozenset(s for s in content_stems(without_answer_kind(without_time_frames(text)))
+                     if s not in asking and not s.isdigit())
 
 
 def figure_kinds(question: str) -> frozenset[str]:

@@ -151,10 +151,9 @@ class LocalWriter:
         scores = self._scores(whole, figures, unit_vecs @ q_vec, units, weights, codes)
         answers: list[list[tuple[float, int]]] = []
         for part, vec in zip(parts, part_vecs, strict=True):
-            part_scores = (self._scores(part, figures, unit_vecs @ vec, units, weights, codes) if len(parts) > 1
-                           else scores)
-            answers.append(self._answers(part, part_scores, units, (unit_vecs @ vec, relevance(vec, unit_vecs @ vec)),
-                                         unknown))
+            sims = unit_vecs @ vec
+            part_scores = self._scores(part, figures, sims, units, weights, codes) if len(parts) > 1 else scores
+            answers.append(self._answers(part, part_scores, units, (sims, relevance(vec, sims)), unknown))
         if (ranked := _extreme_row_unit(question, units, answers)) is not None:
             # "Which plan is the cheapest?" over a table: its row at that end, unless a sentence says it in words
             return WrittenAnswer(cite(ranked.text, [ranked.chunk.hash]), answered=True, units=[ranked],
@@ -477,7 +476,7 @@ def _done_by(stems: frozenset[str], words: list[str], before: str) -> bool:
     if not match or not stems_cover(stems, content_stems(match.group(1))):
         return False
     table = bundled_wordnet()
-    return any(is_a_kind_of(w.lower().removesuffix("s"), "person", table) for w in words)
+    return any(is_a_kind_of(w, "person", table) for w in _singulars(words))
 
 
 def _kind(q: Quantity, text: str) -> str:
@@ -496,9 +495,14 @@ def _counts(stems: frozenset[str], words: list[str], after: str) -> bool:
     if stems_cover(stems, content_stems(after)):
         return True
     table = bundled_wordnet()
-    singular = lexicon().table("synonyms", "phrases")  # irregular plurals among them: "people" is "person"
-    kinds = [singular.get(w.lower(), w.lower()) for w in words]
-    return any(is_a_kind_of(w.lower(), kind, table) for w in re.findall(r"[A-Za-z]{3,}", after) for kind in kinds)
+    return any(is_a_kind_of(w.lower(), kind, table) for w in re.findall(r"[A-Za-z]{3,}", after)
+               for kind in _singulars(words))
+
+
+def _singulars(words: list[str]) -> list[str]:
+    """Question words as WordNet reads them, irregular plurals made singular ("people" is "person")."""
+    singular = lexicon().table("synonyms", "phrases")
+    return [singular.get(w.lower(), w.lower()) for w in words]
 
 
 _COMPARATIVES = re.compile(
