@@ -14,6 +14,7 @@ import stat
 import warnings
 import zipfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -93,7 +94,8 @@ def _usable_title(candidate: str | None) -> str | None:
 
 
 def _first_line(text: str) -> str | None:
-    return next((line.strip() for line in text.split("\n") if line.strip()), None)
+    lines = (line.strip().lstrip("#").strip() for line in text.split("\n"))  # a Markdown heading without its marks
+    return next((line for line in lines if line), None)
 
 
 # Bytes that never occur in text files (NUL and the C0 controls other than tab, newlines, form feed, ESC).
@@ -232,6 +234,9 @@ _LINE_TAGS = {
     "div", "section", "article", "main", "header", "footer", "aside", "li", "tr", "dt", "dd",
     "figure", "figcaption", "address", "caption", "form", "fieldset", "details", "summary", "hr",
 }  # fmt: skip
+# A heading keeps its level as Markdown marks it ("## Opening hours"), so "3. Budget for 2027" reads as the heading
+# it is, not as the third item of a list.
+_HTML_HEADING_MARKS = {f"h{n}": "#" * n + " " for n in range(1, 7)}
 _PARAGRAPH_MARK = "\x01"
 _PARAGRAPH_GAP = f"\n{_PARAGRAPH_MARK}\n"
 _NEWLINE_RUN = re.compile(r"\n[\s\x01]*\n")
@@ -289,7 +294,7 @@ def _html_text(root: Tag) -> str:
         elif name == "tr":
             out.append("\n" + _html_row(node, in_pre) + "\n")
         elif name not in _DROP_TAGS:
-            out.append(gap + ("- " if name == "li" else ""))
+            out.append(gap + ("- " if name == "li" else _HTML_HEADING_MARKS.get(name, "")))
             inner_pre = in_pre or name == "pre"
             stack.append((node, True, in_pre))
             stack.extend((child, False, inner_pre) for child in reversed(node.contents))
@@ -331,24 +336,53 @@ _DOCX_BOMB_MIN_BYTES = 32 * 2**20
 _DOCX_MISSING_PART = re.compile(r"no item named '([^']+)'")
 
 
-def _docx_paragraph(paragraph: Paragraph, list_styles: frozenset[str]) -> str:
-    # List items carry numbering directly or through a list style such as "List Bullet".
+@dataclass(frozen=True)
+class _DocxStyles:
+    """Which paragraph styles of one document make list items, and which make headings of which level."""
+
+    lists: frozenset[str]
+    heading_levels: dict[str, int]
+
+
+_DOCX_HEADING_STYLE = re.compile(r"(?i)heading ([1-6])")
+
+
+def _docx_styles(document: DocxDocument) -> _DocxStyles:
+    lists, levels = set(), {}
+    for style in document.styles:
+        name, style_id = style.name or "", style.style_id
+        if not style_id:
+            continue
+        if name.startswith("List"):
+            lists.add(style_id)
+        elif heading := _DOCX_HEADING_STYLE.fullmatch(name):
+            levels[style_id] = int(heading.group(1))
+        elif name == "Title":
+            levels[style_id] = 1
+    return _DocxStyles(frozenset(lists), levels)
+
+
+def _docx_paragraph(paragraph: Paragraph, styles: _DocxStyles, in_cell: bool = False) -> str:
+    # List items carry numbering directly or through a list style such as "List Bullet"; a heading keeps its level
+    # as Markdown marks it, so "3. Budget for 2027" reads as the heading it is, not as the third item of a list.
     p = paragraph._p
-    numbered = (p.pPr is not None and p.pPr.numPr is not None) or (p.style or "").startswith("List")
-    numbered = numbered or p.style in list_styles
+    style = p.style or ""
+    if not in_cell and (level := styles.heading_levels.get(style)) and paragraph.text.strip():
+        return "#" * level + " " + paragraph.text
+    numbered = (p.pPr is not None and p.pPr.numPr is not None) or style.startswith("List") or style in styles.lists
     return ("- " if numbered else "") + paragraph.text
 
 
-def _docx_cell_text(cell: _Cell, list_styles: frozenset[str]) -> str:
+def _docx_cell_text(cell: _Cell, styles: _DocxStyles) -> str:
     """A cell's paragraphs, and those of tables nested in it, on one line."""
     from docx.table import Table
 
     parts: list[str] = []
     for item in cell.iter_inner_content():
         if not isinstance(item, Table):
-            parts.append(_docx_paragraph(item, list_styles))
+            parts.append(_docx_paragraph(item, styles, in_cell=True))
         else:
-            parts.extend(_docx_cell_text(inner, list_styles) for row in item.rows for inner in _docx_row_cells(row))
+            parts.extend(_docx_cell_text(inner, styles) for row in item.rows for inner in _docx_row_cells(row))
     return " ".join(parts).strip()
 
 
@@ -360,17 +394,17 @@ def _docx_row_cells(row: _Row) -> list[_Cell]:
     return [_Cell(tc, row.table) for tc in row._tr.tc_lst]
 
 
-def _docx_blocks(document: DocxDocument, list_styles: frozenset[str]) -> list[str]:
+def _docx_blocks(document: DocxDocument, styles: _DocxStyles) -> list[str]:
     """Paragraphs in order; a table row becomes one line with cells separated by " | "."""
     from docx.table import Table
 
     blocks: list[str] = []
     for item in document.iter_inner_content():
         if not isinstance(item, Table):
-            blocks.append(_docx_paragraph(item, list_styles))
+            blocks.append(_docx_paragraph(item, styles))
         else:
             rows = (_docx_row_cells(row) for row in item.rows)
-            cells = ([_docx_cell_text(cell, list_styles) for cell in row] for row in rows)
+            cells = ([_docx_cell_text(cell, styles) for cell in row] for row in rows)
             blocks.append("\n".join(" | ".join(cell for cell in row if cell) for row in cells))
     return blocks
 
@@ -411,10 +445,7 @@ def _load_docx(path: Path, data: bytes) -> tuple[str, str | None]:
 
     try:
         document = docx.Document(io.BytesIO(data))
-        list_styles = frozenset(
-            style.style_id for style in document.styles if (style.name or "").startswith("List") and style.style_id
-        )
-        text = _clean("\n\n".join(_docx_blocks(document, list_styles)))
+        text = _clean("\n\n".join(_docx_blocks(document, _docx_styles(document))))
         title = _docx_title(document)
     except (KeyError, PackageNotFoundError) as exc:
         # python-docx cannot find the main document, or a part a relationship points at.

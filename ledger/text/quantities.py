@@ -536,8 +536,16 @@ def _anchored(q: Quantity, e: Quantity, anchor: int) -> bool:
     or the same name ("Level 2"); bare figures with no words around them are taken to be about the same thing."""
     if q.identifier or not (q.about or e.about):
         return True
+    if _other_field(q, e):
+        return False
     ours, theirs = _about(q), _about(e)
     return bool(ours and theirs) and (anchor >= min(2, len(ours), len(theirs)) or (anchor >= 1 and e.labelled))
+
+
+def _other_field(q: Quantity, e: Quantity) -> bool:
+    """Whether two figures are fields with different labels: a field is named by its whole label ("Date: 14 March"
+    is neither "Closing date: 15 December" nor "End date: …", however alike the words)."""
+    return q.labelled and e.labelled and _about(q) != _about(e)
 
 
 def _about(q: Quantity) -> frozenset[str]:
@@ -597,7 +605,7 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
         # of two rivals as close, the one in the claim's figure's role: "to 20%" against "from 30% to 25%" is 25%
         rival = other_end or max(rivals, key=lambda e: (anchor(e), e.bound == q.bound), default=None)
         if (rival is None and not equal and not vague and q.kind == "date" and len(peers) == 1 and dates == 1
-                and not peers[0].baseline and not q.baseline):
+                and not peers[0].baseline and not q.baseline and not _other_field(q, peers[0])):
             # The only date on each side ("close for eleven weeks starting on 3 May" against "from 3 March"): the
             # words around a second figure of a clause may not name its subject, but there is nothing else it is.
             rival = peers[0]

@@ -356,6 +356,26 @@ def test_docx_lists_merged_cells_nested_tables_and_missing_core_properties(tmp_p
     )
 
 
+def test_docx_and_html_headings_keep_their_level_so_a_numbered_one_is_no_list_item(tmp_path: Path) -> None:
+    document = docx.Document()
+    document.add_heading("Minutes of 9 October 2026", 1)
+    document.add_heading("3. Budget for 2027", 2)
+    document.add_paragraph("The draft budget of £64,000 was discussed.")
+    table = document.add_table(rows=1, cols=2)
+    table.cell(0, 0).paragraphs[0].style = "Heading 3"  # a heading style inside a cell marks nothing
+    table.cell(0, 0).paragraphs[0].text, table.cell(0, 1).text = "Owner", "Clerk"
+    document.save(tmp_path / "minutes.docx")
+    loaded = load_file(tmp_path / "minutes.docx")
+    assert loaded.text == ("# Minutes of 9 October 2026\n\n## 3. Budget for 2027\n\n"
+                           "The draft budget of £64,000 was discussed.\n\nOwner | Clerk")
+    assert loaded.title == "Minutes of 9 October 2026"  # no heading marks in the title
+    (tmp_path / "page.html").write_bytes("<html><body><h1>Plan your visit</h1><h3>3. Steam days 2027</h3>"
+                                         "<p>Rides cost £4.</p></body></html>".encode())
+    page = load_file(tmp_path / "page.html")
+    assert page.text == "# Plan your visit\n\n### 3. Steam days 2027\n\nRides cost £4."
+    assert page.title == "Plan your visit"
+
+
 def test_pdf_that_needs_a_password_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "locked.pdf"
     path.write_bytes(_encrypted_pdf("Secret board minutes", user_password="open-sesame"))

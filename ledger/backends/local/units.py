@@ -53,6 +53,11 @@ class Unit:
         return frozenset(content_stems(self.text))
 
     @cached_property
+    def heading_stems(self) -> frozenset[str]:
+        """Content stems of the heading above it."""
+        return _stems_of(self.section)
+
+    @cached_property
     def context_stems(self) -> frozenset[str]:
         """Content stems of its chunk, document title and section: what the passage around it is about."""
         return _stems_of(self.chunk.text) | _stems_of(self.chunk.title or "") | _stems_of(self.section)
@@ -98,6 +103,12 @@ def _clean(text: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"\*\*|__|`", "", text)).strip()
 
 
+def _lower_first(text: str) -> str:
+    """A sentence as the rest of another: its capital lowered unless it starts a name or an acronym ("Paint", not
+    "ACME")."""
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
 def _heading_text(sentence: str) -> str:
     return _HEADING_PREFIX.sub("", _clean(sentence)).strip(" :.-")
 
@@ -113,28 +124,36 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
             reason = exclusion_reason(clean)
             if reason == "fragment" and clean.endswith(".") and len(clean.split()) == 1:
                 continue  # "Yes." under a question: an answer word, not the heading of what follows
-            if (reason in ("heading", "fragment") or (reason == "question" and _own_line(text, at, piece))
+            line_start = text.rfind("\n", 0, at) + 1
+            is_item = bool(_BULLET.fullmatch(text[line_start:at]))
+            if clean.endswith(":") and reason != "heading" and not is_item:
+                if reason == "fragment":  # "Required documents:" heads what follows as well
+                    headings.append((at, _heading_text(piece)))
+                lead = clean[:-1]  # … and gives the items under it their subject
+                continue
+            if reason == "heading" or (not is_item and (
+                    reason == "fragment" or (reason == "question" and _own_line(text, at, piece))
                     or (reason is None and not _TERMINAL.search(clean) and not _LABEL_LINE.match(clean)
-                        and not contains_numeric(clean))):
+                        and not contains_numeric(clean)))):
                 # an unpunctuated line without a figure or a label is a heading ("3. Opening hours"); so is a
                 # question on a line of its own ("Can I bring my dog?" in a list of questions and answers)
                 headings.append((at, _heading_text(piece)))
                 lead = ""
                 continue
-            if clean.endswith(":"):
-                lead = clean[:-1]  # "Required documents:" gives the items under it their subject
-                continue
             if clean[:1].islower() and not text[:at].strip():
                 continue  # the chunk starts mid-sentence: the head of this sentence is in the previous chunk
+            if not is_item:
+                lead = ""  # a paragraph ends the list its lead-in introduced
+            elif lead:  # every item finishes its lead-in's sentence: "We will not pay for: theft from an empty home"
+                clean = f"{lead}: {_lower_first(clean)}"
+                reason = exclusion_reason(clean)
             if reason is not None or not MIN_UNIT_WORDS <= len(clean.split()) <= MAX_UNIT_WORDS:
                 continue
             clean = CLAUSE_NUMBER.sub("", clean)
-            line_start = text.rfind("\n", 0, at) + 1
-            is_item = bool(_BULLET.fullmatch(text[line_start:at]))
             words = set(re.findall(r"[a-z']+", clean.lower()))
-            context = lead or (headings[-1][1] if headings else "")
-            if is_item and context and len(words) <= 10 and not words & _item_verbs():
-                clean = f"{context}: {clean[:1].lower() + clean[1:] if clean[1:2].islower() else clean}"
+            if (is_item and not lead and headings and len(words) <= 10 and not words & _item_verbs()
+                    and not _LABEL_LINE.match(clean)):
+                clean = f"{headings[-1][1]}: {_lower_first(clean)}"  # "Parking: two bays per flat"
             units.append(Unit(clean, chunk, chunk.start_char + at))
     return [_with_section(u, headings, chunk.start_char) for u in units]
 

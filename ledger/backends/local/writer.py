@@ -64,6 +64,7 @@ from ledger.judge.word_relations import (
 from ledger.text.lexicon import lexicon
 from ledger.text.measures import is_speed, measure_word, unit_size
 from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
+from ledger.text.terms import is_negated
 
 # Score = similarity + OVERLAP_WEIGHT × share of focus stems + FIGURE_BONUS when a wanted figure is present.
 OVERLAP_WEIGHT = 0.3
@@ -98,7 +99,7 @@ def cite(sentence: str, hashes: list[str]) -> str:
     Always before the period, even after "Inc.": `parse_citations` turns "Inc [cite:x]." back into "Inc.", while
     "Inc. [cite:x] Next" is one sentence to the splitter (an abbreviation rarely ends a sentence).
     """
-    text = sentence.strip()
+    text = sentence.strip().rstrip(";,").rstrip()  # a list item's own separator ends no sentence
     anchors = " ".join(f"[cite:{h}]" for h in hashes)
     if text.endswith("."):
         return f"{text[:-1]} {anchors}."
@@ -218,8 +219,10 @@ class LocalWriter:
         for unit, sim in zip(units, sims, strict=True):
             score = float(sim)
             if part.focus:
-                have = sum(weights.get(s, 1.0) for s in part.focus if stem_covered(s, unit.stems))
-                score += OVERLAP_WEIGHT * have / sum(weights.get(s, 1.0) for s in part.focus)
+                total = sum(weights.get(s, 1.0) for s in part.focus)
+                have = total if _heading_asks(part, unit) else sum(
+                    weights.get(s, 1.0) for s in part.focus if stem_covered(s, unit.stems))
+                score += OVERLAP_WEIGHT * have / total
             if part.wants_figure and unit.has_figure:
                 score += FIGURE_BONUS
             if figures and unit.quantities:
@@ -275,7 +278,8 @@ class LocalWriter:
                 reworded |= part.counted  # "12 residents" names the "people" asked about
             if (part.focus & unknown) - reworded and sim < UNKNOWN_WORD_SIMILARITY:
                 break  # the question names something no evidence sentence mentions ("in Europe")
-            covered = stems_cover(part.focus, unit.stems) + len(reworded)
+            covered = (len(part.focus) if _heading_asks(part, unit)
+                       else stems_cover(part.focus, unit.stems) + len(reworded))
             on_topic = not part.focus or covered * 2 >= len(part.focus) or sim >= STRONG_SIMILARITY
             # A question word its whole passage never mentions: the passage is about something else (another
             # department than the "library" one asked about), unless the unit is close to a paraphrase. A unit that
@@ -309,6 +313,14 @@ class LocalWriter:
             elif _newer(unit, clash):
                 kept[kept.index(clash)] = unit
         return kept
+
+
+def _heading_asks(part: QuestionPart, unit: Unit) -> bool:
+    """Whether the heading above a unit restates the part: it names every focus word, and negates as the part does
+    ("What is not covered" over a list of exclusions answers "What does the policy not cover?"; "What is covered"
+    does not)."""
+    return (bool(part.focus) and bool(unit.section) and stems_cover(part.focus, unit.heading_stems) == len(part.focus)
+            and is_negated(unit.section) == is_negated(part.text))
 
 
 def rare_stems(text: str, concepts: bool = False) -> frozenset[str]:
@@ -458,9 +470,26 @@ def _counts_what_is_asked(part: QuestionPart, unit: Unit) -> bool:
     """Whether a unit has a count of what a "how many" part counts: "three home visits" for "how many visits",
     "12 residents" for "how many people", "reviewed by three members" for "how many reviewers"."""
     counted = [w for w in re.findall(r"[A-Za-z]+", part.text) if content_stems(w) & part.counted]
-    return any(_counts(part.counted, counted, " ".join(unit.text[q.start:].split()[:COUNTED_WORDS]))
+    # a number after a capitalised word reads as a name ("Level 4"), but not after the question's own verb ("Serves 4.")
+    return any(_object_of(part, unit.text[:q.start], unit.text[q.end:]) if q.identifier else
+               _counts(part.counted, counted, " ".join(unit.text[q.start:].split()[:COUNTED_WORDS]))
                or _done_by(part.counted, counted, unit.text[:q.start])
-               for q in unit.quantities if q.kind in ("count", "number") and not q.identifier)
+               or _object_of(part, unit.text[:q.start], unit.text[q.end:])
+               for q in unit.quantities if q.kind in ("count", "number"))
+
+
+# a verb right before a count, perhaps with a limit between them: "serves 4", "seats up to 40"
+_VERB_BEFORE = re.compile(r"\b([A-Za-z]+)\s+(?:(?:up\s+to|at\s+least|at\s+most)\s+)?$", re.IGNORECASE)
+
+
+def _object_of(part: QuestionPart, before: str, after: str) -> bool:
+    """Whether a bare count is what the question's own verb takes: "Serves 4." answers "How many people does the
+    soup serve?", "sleeps up to six" "How many guests does the cabin sleep?"."""
+    match = _VERB_BEFORE.search(before)
+    if match is None or re.match(r"\s*[A-Za-z]", after):
+        return False
+    verb = content_stems(match.group(1))
+    return bool(verb) and verb <= part.focus - part.counted
 
 
 # "reviewed by at least": a passive verb and "by", then the count of whoever does it

@@ -594,3 +594,13 @@ def test_a_unit_word_in_a_hyphenated_compound_is_no_unit() -> None:
     assert (nurses.kind, "nurs" in nurses.context) == ("count", True)  # not 148 nights
     (age,) = extract_quantities("A seven-year-old may climb the tower.")
     assert age.context == frozenset({"age"})
+
+
+@pytest.mark.parametrize(("claim", "evidence", "expected"), [
+    ("Date: 14 March 2026.", "Closing date: 15 December 2026", ["absent"]),  # another field, not a rival
+    ("Start date: 1 May 2026", "End date: 1 June 2026", ["absent"]),
+    ("Start date: 1 May 2026", "Start date: 1 June 2026", ["conflict"]),  # the same field
+    ("The closing date is 14 March 2026.", "Closing date: 15 December 2026", ["conflict"]),
+])
+def test_a_field_is_named_by_its_whole_label(claim: str, evidence: str, expected: list[str]) -> None:
+    assert statuses(claim, evidence) == expected

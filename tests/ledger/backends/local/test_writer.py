@@ -566,3 +566,47 @@ def test_a_long_sentence_is_relevant_by_the_clause_that_answers(embedder) -> Non
     answer = writer.write("What share of respondents supported the scheme?", [news])
     assert answer.answered and "62%" in answer.text
 
+
+
+def test_list_items_finish_their_lead_in_and_label_items_stand_alone() -> None:
+    policy = make_chunk("## What is not covered\n\nWe will not pay for:\n\n- loss caused by wear and tear;\n- theft "
+                        "from a home left unoccupied for more than 60 days in a row;\n- any loss while the home is let "
+                        "to paying guests.\n\nClaims must be reported within 30 days.\n\n# Senior Analyst\n\n"
+                        "- Contract: permanent\n- Closing date: 15 December 2026", "Policy", None, "p", 1, 0)
+    texts = [u.text for u in evidence_units([policy])]
+    # every item says what it is (not only the short first one), and a paragraph after the list is its own
+    assert "We will not pay for: theft from a home left unoccupied for more than 60 days in a row;" in texts
+    assert "We will not pay for: any loss while the home is let to paying guests." in texts
+    assert "Claims must be reported within 30 days." in texts
+    # a "Label: value" item is neither a heading of the next item nor given the heading above it
+    assert "Closing date: 15 December 2026" in texts
+    assert not any("permanent:" in t or "Senior Analyst:" in t for t in texts)
+
+
+def test_a_heading_that_restates_the_question_with_its_negation_leads_to_its_section(embedder) -> None:  # type: ignore[no-untyped-def]
+    policy = make_chunk("## What is covered\n\nWe will pay for damage caused by fire, theft and flood. Jewellery and "
+                        "watches are covered up to a total of £5,000.\n\n## What is not covered\n\nWe will not pay "
+                        "for:\n\n- loss or damage caused by wear and tear, moths or vermin;\n- any loss that happens "
+                        "while the home is let to paying guests.", "Home insurance", None, "ins", 1, 0)
+    answer = LocalWriter(embedder, RevisionSettings()).write("What is not covered by the policy?", [policy])
+    assert answer.answered and "wear and tear" in answer.text and "paying guests" in answer.text
+    assert "Jewellery" not in answer.text  # what is covered answers the opposite question
+    assert "vermin; [cite" not in answer.text  # an item's separator ends no quoted sentence
+
+
+@pytest.mark.parametrize(("question", "text", "figure"), [
+    ("How many people does the soup serve?", "Lentil soup\n\nServes 4. Cooking time 40 minutes.", "Serves 4"),
+    ("How many guests does the cabin sleep?", "The cabin sleeps up to six. It has a wood stove.", "up to six"),
+])
+def test_how_many_is_answered_by_a_bare_count_after_the_questions_own_verb(  # type: ignore[no-untyped-def]
+        embedder, question: str, text: str, figure: str) -> None:
+    answer = LocalWriter(embedder, RevisionSettings()).write(question, [make_chunk(text, "Doc", None, "d", 1, 0)])
+    assert answer.answered and figure in answer.text
+
+
+def test_a_weak_verb_of_the_question_need_not_be_in_the_passage(embedder) -> None:  # type: ignore[no-untyped-def]
+    visit = make_chunk("## Getting here\n\nThe museum is a ten-minute walk from the station. There is a car park with "
+                       "60 spaces. Dogs are welcome in the grounds but, apart from assistance dogs, not inside the "
+                       "galleries.", "Plan your visit", None, "v", 1, 0)
+    answer = LocalWriter(embedder, RevisionSettings()).write("Can I bring my dog?", [visit])
+    assert answer.answered and "Dogs are welcome" in answer.text
