@@ -42,7 +42,10 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
             tail = text[q.end:stop]
             trailing = _TRAILING.match(tail) if n + 1 < len(qs) else None
             clause = _SENTENCE_END.split(tail)[0]  # a figure's words never run into the next sentence
-            after_end = q.end + (trailing.end() if trailing else len(clause) if n + 1 == len(qs) else 0)
+            # the last figure of its sentence has the words up to the sentence's end ("the 5% proposed by the
+            # working group. A decision was deferred to December"), as the last figure of a line has
+            last_of_sentence = n + 1 == len(qs) or len(clause) < len(tail)
+            after_end = q.end + (trailing.end() if trailing else len(clause) if last_of_sentence else 0)
             boundary = _CLAUSE_BREAK.search(clause) if n + 1 < len(qs) and not trailing else None
             if boundary and key_terms(clause[:boundary.start()]):  # "9 were repaired, which gives ... 4.5%"
                 after_end = q.end + boundary.start()

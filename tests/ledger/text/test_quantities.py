@@ -604,3 +604,11 @@ def test_a_unit_word_in_a_hyphenated_compound_is_no_unit() -> None:
 ])
 def test_a_field_is_named_by_its_whole_label(claim: str, evidence: str, expected: list[str]) -> None:
     assert statuses(claim, evidence) == expected
+
+
+@pytest.mark.parametrize("after", ["", " A final decision was deferred to the December meeting."])
+def test_the_last_figure_of_a_sentence_is_described_by_the_words_after_it(after: str) -> None:
+    # "the 5% proposed by the working group" is the proposal, not the rise: the rise of 3.5% is the claim's rival,
+    # whether or not another figure follows in the next sentence
+    evidence = "The precept will rise by 3.5%, less than the 5% proposed by the finance working group." + after
+    assert statuses("The precept will rise by 5%.", evidence) == ["conflict"]
