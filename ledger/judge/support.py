@@ -75,6 +75,10 @@ class _Candidate:
 _YES_NO = re.compile(r"^\W*(yes|no)\b(?!\s+(?:more|longer|later|one)\b)", re.IGNORECASE)
 
 
+# a list item's bullet, right before where a sentence starts (searched up to that start)
+_LIST_ITEM = re.compile(r"(?:^|\n)[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+$")
+
+
 def _answered(question: tuple[str, int, int], answer: str, end: int) -> _Candidate:
     """A question with the sentence under it ("Are campfires allowed? … No. Open fires are not permitted."): the
     answer is quoted with its question, but only the answer is embedded and read; a "Yes" or "No" answer states
@@ -175,10 +179,23 @@ class LocalSupportChecker:
         out: list[_Candidate] = []
         # the nearest heading or lead-in line above
         heading: tuple[str, int, int] | None = (section, -1, -1) if section else None
+        outer = heading  # the heading above a lead-in line, which is the heading again once its list ends
+        in_list = False  # the sentence before was an item under a lead-in
         for i, (sentence, start, end) in enumerate(spans):
             prev = spans[i - 1] if i > 0 else None
             if is_question(sentence):
                 continue  # a question states nothing; with the sentence under it, it is quoted as an answered one
+            lead_in = heading is not None and heading[0].rstrip().endswith(":")
+            if lead_in and heading is not None and _LIST_ITEM.search(text, 0, start):
+                # an item finishes its lead-in's sentence: "We will not pay for: … any loss while the home is let"
+                # is read whole, never the item alone (which would state the opposite)
+                joined = f"{heading[0]} … {sentence}"
+                out.append(_Candidate(joined, heading[1], end if heading[1] >= 0 else -1, 2, joined,
+                                      (heading[0], sentence)))
+                in_list = True
+                continue
+            if in_list:  # the list has ended: its lead-in heads nothing more, and its last item pairs with nothing
+                heading, prev, in_list = outer, None, False
             out.append(_Candidate(sentence, start, end, 1, sentence, (sentence,)))
             # Parts of a long sentence ("...; for a Severity 1 incident the CISO ...").
             out += [_Candidate(p, start + a, start + b, 1, p, units) for p, a, b, units in _parts(sentence)]
@@ -195,6 +212,8 @@ class LocalSupportChecker:
                 out.append(_Candidate(joined, heading[1], end if heading[1] >= 0 else -1, 2, joined,
                                       (heading[0], sentence)))
             if is_heading(sentence):
+                if sentence.rstrip().endswith(":") and not (heading and heading[0].rstrip().endswith(":")):
+                    outer = heading
                 heading = (sentence, start, end)
         if len(self._candidates) > self.max_cache // 10:
             self._candidates.clear()

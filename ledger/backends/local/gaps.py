@@ -9,8 +9,10 @@ writer, which read the same headings, meant it to; and a question word the claim
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 
+from ingest.chunking import document_headings
 from ledger.backends.local.questions import QuestionPart, question_parts, said_otherwise, stems_cover
 from ledger.backends.local.units import states_a_figure
 from ledger.core.types import Chunk, Claim
@@ -20,18 +22,43 @@ MIN_SHARE = 0.5  # a part is covered when the claims hold at least this share of
 
 
 def framing(claims: Sequence[Claim], evidence: Sequence[Chunk]) -> list[str]:
-    """For each claim, the titles and headings of the evidence chunks it cites; for a claim that cites none (a
-    draft written elsewhere), of the chunk holding most of its words, if that is at least half of them."""
+    """For each claim, the titles and headings of the evidence chunks it cites, with the headings inside the chunk
+    above the line holding most of its words ("What is not covered" over "We will not pay for: … theft …"); for a
+    claim that cites none (a draft written elsewhere), of the chunk holding most of its words, if that is at least
+    half of them."""
+    chunks = {c.hash: c for c in evidence}
     named = {c.hash: " ".join(dict.fromkeys(x for x in (c.title or "", c.section) if x)) for c in evidence}
     chunk_stems = {c.hash: content_stems(c.text) for c in evidence} if not all(c.cited for c in claims) else {}
     out = []
     for claim in claims:
         cited = list(claim.cited)
-        if not cited and (own := content_stems(claim.text)) and chunk_stems:
+        own = content_stems(claim.text)
+        if not cited and own and chunk_stems:
             best = max(chunk_stems, key=lambda h: len(own & chunk_stems[h]))
             cited = [best] if len(own & chunk_stems[best]) * 2 >= len(own) else []
-        out.append(" ".join(dict.fromkeys(named[h] for h in cited if named.get(h))))
+        frames = [f"{named.get(h, '')} {_headings_over(own, chunks[h].text)}".strip() for h in cited if h in chunks]
+        out.append(" ".join(dict.fromkeys(f for f in frames if f)))
     return out
+
+
+def _headings_over(own: set[str], text: str) -> str:
+    """The heading or lead-in line nearest above the line of a chunk that holds most of a claim's words (`own`), with
+    the Markdown heading above that; "" when none is."""
+    if not own:
+        return ""
+    found = document_headings(text)
+    if not found.lines:
+        return ""
+    best, at, pos = 0, -1, 0
+    for line in text.splitlines(keepends=True):
+        if (n := len(own & content_stems(line))) > best:
+            best, at = n, pos
+        pos += len(line)
+    k = bisect_right(found.ends, at) - 1
+    if at < 0 or k < 0:
+        return ""
+    above = found.markdown_before[k] if found.depths[k] == 0 else -1
+    return " ".join(found.lines[i] for i in (above, k) if i >= 0)
 
 
 def _stems(texts: list[str], frames: list[str] | None, i: int) -> set[str]:

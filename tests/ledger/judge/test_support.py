@@ -361,6 +361,16 @@ def test_a_list_item_is_quoted_with_its_lead_in_line_not_the_item_above_it() -> 
     assert not any(c.startswith("the TV licence;") for c in joined)
 
 
+def test_a_list_item_under_a_lead_in_is_never_read_without_it() -> None:
+    text = ("We will not pay for:\n\n- loss or damage caused by wear and tear;\n- any loss that happens while the "
+            "home is let to paying guests.\n\nClaims must be reported within 30 days.")
+    quotes = [c.text for c in LocalSupportChecker(HashEmbedder()).candidates(text)]
+    assert "We will not pay for: … any loss that happens while the home is let to paying guests." in quotes
+    # the item alone states the opposite of what the document says
+    assert not any(q.startswith(("any loss", "loss or damage")) for q in quotes)
+    assert "Claims must be reported within 30 days." in quotes
+
+
 def test_empty_chunk_is_no_support() -> None:
     (check,) = LocalSupportChecker(HashEmbedder()).check([("Anything.", chunk("   "))])
     assert check.support == "none" and check.quote == ""

@@ -209,6 +209,17 @@ def test_a_claim_answers_with_the_title_of_what_it_cites_and_in_other_words() ->
     assert gaps_of("What does the pool charge a child?", adult, [guide])[0] == 0.0
 
 
+def test_a_claim_answers_with_the_heading_above_it_inside_the_chunk_it_cites() -> None:
+    policy = make_chunk("## What is covered\n\nJewellery is covered up to £5,000.\n\n## What is not covered\n\nWe "
+                        "will not pay for:\n\n- loss caused by wear and tear;\n- theft from a home left empty for "
+                        "more than 60 days.", "Home insurance", date(2026, 5, 1), "ins")
+    items = (f"We will not pay for: loss caused by wear and tear [cite:{policy.hash}]. We will not pay for: theft "
+             f"from a home left empty for more than 60 days [cite:{policy.hash}].")
+    assert gaps_of("What is not covered by the policy?", items, [policy]) == (1.0, [])
+    # the heading over the lines the claims come from, not every heading of the chunk
+    assert gaps_of("What is the excess?", items, [policy])[0] == 0.0
+
+
 @pytest.mark.parametrize(("question", "wants"), [
     ("How is boat length measured?", False), ("How are late fees calculated?", False),
     ("How much is the late fee?", True), ("How long is the course?", True), ("What is the length of a berth?", True),
