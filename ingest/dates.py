@@ -70,6 +70,8 @@ _LABELLED_DATE = re.compile(
     re.IGNORECASE,
 )
 _MIN_YEAR, _MAX_YEAR = 1900, 2199
+# A word before a bare "Date" on its line ("Closing date", "- Start date"): searched up to where the label starts.
+_QUALIFIED = re.compile(r"[A-Za-z][^\n|:;.]*\Z")
 
 
 def _numeric_date(value: str) -> date | None:
@@ -120,8 +122,8 @@ def _best_labelled_date(text: str, max_rank: int) -> tuple[date, str] | None:
     for match in _LABELLED_DATE.finditer(text):
         label = " ".join(match.group("label").lower().split())
         rank = _LABEL_RANKS[label]
-        if rank > max_rank:
-            continue
+        if rank > max_rank or (label == "date" and _QUALIFIED.search(text, 0, match.start())):
+            continue  # "Closing date: …", "Due date: …" date something else than the document
         parsed = _parse_match(match)
         if parsed is None:
             continue

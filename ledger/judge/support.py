@@ -76,7 +76,7 @@ _YES_NO = re.compile(r"^\W*(yes|no)\b(?!\s+(?:more|longer|later|one)\b)", re.IGN
 
 
 # a list item's bullet, right before where a sentence starts (searched up to that start)
-_LIST_ITEM = re.compile(r"(?:^|\n)[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+$")
+_LIST_ITEM = re.compile(r"(?:^|\n)[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+\Z")
 
 
 def _answered(question: tuple[str, int, int], answer: str, end: int) -> _Candidate:

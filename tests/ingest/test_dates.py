@@ -71,6 +71,8 @@ def test_preferred_labels_win(text: str, expected: tuple[date, str]) -> None:
         "Date: 2026-02-30",  # impossible date
         "Date: 31/31/2026",  # impossible either way round
         "Date of birth: 1990",
+        "- Salary: £42,000\n- Closing date: 15 December 2026",  # another thing's date ("the job closes")
+        "Start date: 1 March 2027 | Due date: 2027-04-01",
     ],
 )
 def test_no_document_date_is_none(text: str) -> None:
