@@ -141,8 +141,27 @@ def _decode_utf8(path: Path, data: bytes) -> str:
         ) from None
 
 
+# A quoted line of an e-mail reply or a Markdown block quote: "> text" or a bare ">" (not "> 5 years", a threshold).
+_QUOTED_LINE = re.compile(r"^>+(?: (?![\d$€£¥])|$)")
+
+
+def _unquoted(text: str) -> str:
+    """Quoted replies read as the paragraphs they are: in a run of two or more quoted lines the ">" marks go, so
+    "> From: …" and "> Priya, the hall …" stay separate lines instead of running into one sentence of marks."""
+    lines = text.split("\n")
+    out, run = [], []
+    for line in [*lines, ""]:
+        if _QUOTED_LINE.match(line):
+            run.append(line)
+            continue
+        out += [re.sub(r"^>+ ?", "", q) for q in run] if len(run) >= 2 else run
+        run = []
+        out.append(line)
+    return "\n".join(out[:-1])
+
+
 def _load_text(path: Path, data: bytes) -> tuple[str, str | None]:
-    text = _clean(_decode_utf8(path, data))
+    text = _clean(_unquoted(_clean(_decode_utf8(path, data))))
     return text, _first_line(text)
 
 
@@ -173,7 +192,7 @@ def _markdown_title(text: str) -> str | None:
 
 
 def _load_markdown(path: Path, data: bytes) -> tuple[str, str | None]:
-    text = _clean(_decode_utf8(path, data))
+    text = _clean(_unquoted(_clean(_decode_utf8(path, data))))
     return text, _markdown_title(text) or _first_line(text)
 
 

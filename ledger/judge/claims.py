@@ -89,6 +89,7 @@ class _Words:
     stopwords: frozenset[str]
     numeric: re.Pattern[str]
     importance: re.Pattern[str]
+    request: re.Pattern[str]
 
 
 @cache
@@ -118,6 +119,7 @@ def _words() -> _Words:
         stopwords=lex.word_set("stopwords", "content"),
         numeric=numeric,
         importance=re.compile(rf"\b(?:{phrase_pattern(lex.words('claims', 'importance_markers'))})\b", _I),
+        request=re.compile(rf"^\W*(?:{phrase_pattern(lex.words('claims', 'request_openers'))})\s+[a-z]", _I),
     )
 
 
@@ -205,6 +207,12 @@ def is_question(text: str) -> bool:
     return _asks(_norm(text))
 
 
+def is_request(text: str) -> bool:
+    """Whether a question is a polite request ("Could you confirm the numbers by Friday 20 March?"): it tells
+    someone what to do, as an instruction does, so as evidence it states something."""
+    return is_question(text) and bool(_words().request.match(_norm(text)))
+
+
 def _asks(norm: str) -> bool:
     return norm.rstrip("\"')]*_ ").endswith("?")
 
@@ -216,7 +224,7 @@ def exclusion_reason(text: str) -> str | None:
         return "fragment"
     if _HEADING.match(norm):
         return "heading"
-    if _asks(norm):
+    if _asks(norm) and not _words().request.match(norm):  # a request says what someone is asked to do
         return "question"
     if _HYPOTHETICAL.match(norm):
         return "hypothetical"

@@ -19,7 +19,7 @@ from ingest.tables import row_sentence
 from ledger.core.settings import JudgeSettings
 from ledger.core.types import Chunk, Support
 from ledger.judge.candidates import LIKELY_SENTENCES, likely_sentences, text_sentences
-from ledger.judge.claims import is_question
+from ledger.judge.claims import is_question, is_request
 from ledger.judge.superlatives import extreme, ranked_claim
 from ledger.judge.support_rules import (
     COMPUTED,
@@ -183,7 +183,7 @@ class LocalSupportChecker:
         in_list = False  # the sentence before was an item under a lead-in
         for i, (sentence, start, end) in enumerate(spans):
             prev = spans[i - 1] if i > 0 else None
-            if is_question(sentence):
+            if is_question(sentence) and not is_request(sentence):  # a request tells someone what to do
                 continue  # a question states nothing; with the sentence under it, it is quoted as an answered one
             lead_in = heading is not None and heading[0].rstrip().endswith(":")
             if lead_in and heading is not None and _LIST_ITEM.search(text, 0, start):
@@ -199,7 +199,7 @@ class LocalSupportChecker:
             out.append(_Candidate(sentence, start, end, 1, sentence, (sentence,)))
             # Parts of a long sentence ("...; for a Severity 1 incident the CISO ...").
             out += [_Candidate(p, start + a, start + b, 1, p, units) for p, a, b, units in _parts(sentence)]
-            if prev is not None and is_question(prev[0]):
+            if prev is not None and is_question(prev[0]) and not is_request(prev[0]):
                 out.append(_answered(prev, sentence, end))
             elif prev is not None:
                 lead = is_heading(prev[0])

@@ -376,6 +376,18 @@ def test_docx_and_html_headings_keep_their_level_so_a_numbered_one_is_no_list_it
     assert page.title == "Plan your visit"
 
 
+def test_quoted_reply_lines_lose_their_marks_but_a_threshold_keeps_its_sign(tmp_path: Path) -> None:
+    mail = ("Re: venue\n\nAgreed.\n\n> From: Tomasz\n> Date: 13 March 2026\n>\n"
+            "> The hall is free on 2 April. It would save about £1,100.\n")
+    (tmp_path / "mail.txt").write_text(mail, encoding="utf-8")
+    assert load_file(tmp_path / "mail.txt").text == ("Re: venue\n\nAgreed.\n\nFrom: Tomasz\nDate: 13 March 2026\n\n"
+                                                     "The hall is free on 2 April. It would save about £1,100.")
+    (tmp_path / "fees.md").write_text("Early repayment fee:\n> 5 years: 1%\n> 10 years: 0%\n\n> A quote alone.\n",
+                                      encoding="utf-8")
+    assert load_file(tmp_path / "fees.md").text == ("Early repayment fee:\n> 5 years: 1%\n> 10 years: 0%\n\n"
+                                                    "> A quote alone.")
+
+
 def test_pdf_that_needs_a_password_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "locked.pdf"
     path.write_bytes(_encrypted_pdf("Secret board minutes", user_password="open-sesame"))

@@ -22,6 +22,8 @@ QUESTION = "What is the fee for a replacement badge?"
     [
         ("What is the fee?", "question"),
         ("Is the fee refundable (for staff)?", "question"),
+        ("Can you bring a dog?", "question"),
+        ("Could the hall be booked?", "question"),
         ("Suppose a badge is stolen.", "hypothetical"),
         ("Hypothetically, the fee could double.", "hypothetical"),
         ("If we imagine a world without fees, costs fall.", "hypothetical"),
@@ -282,3 +284,9 @@ def _timed(fn) -> float:
     start = time.perf_counter()
     fn()
     return time.perf_counter() - start
+
+
+@pytest.mark.parametrize("text", ["Could you confirm the catering numbers by Friday 20 March?",
+                                  "Please could you send the signed form by 2 May?"])
+def test_a_polite_request_is_a_claim_of_what_someone_is_asked_to_do(text: str) -> None:
+    assert exclusion_reason(text) is None and is_claim(text)

@@ -610,3 +610,11 @@ def test_a_weak_verb_of_the_question_need_not_be_in_the_passage(embedder) -> Non
                        "galleries.", "Plan your visit", None, "v", 1, 0)
     answer = LocalWriter(embedder, RevisionSettings()).write("Can I bring my dog?", [visit])
     assert answer.answered and "Dogs are welcome" in answer.text
+
+
+def test_a_request_in_an_email_answers_when_something_must_be_done(embedder) -> None:  # type: ignore[no-untyped-def]
+    mail = make_chunk("Tomasz,\n\nWe have decided to go with the Corn Exchange. Could you confirm the catering numbers "
+                      "with them by Friday 20 March? They need final numbers ten days before the event.", "Re: venue",
+                      None, "mail", 1, 0)
+    answer = LocalWriter(embedder, RevisionSettings()).write("When must the catering numbers be confirmed?", [mail])
+    assert answer.answered and "by Friday 20 March" in answer.text
