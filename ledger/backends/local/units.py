@@ -131,7 +131,7 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                     headings.append((at, _heading_text(piece)))
                 lead = clean[:-1]  # … and gives the items under it their subject
                 continue
-            if reason == "heading" or (not is_item and (
+            if reason == "heading" or (not is_item and not clean.endswith(",") and (
                     reason == "fragment" or (reason == "question" and _own_line(text, at, piece))
                     or (reason is None and not _TERMINAL.search(clean) and not _LABEL_LINE.match(clean)
                         and not contains_numeric(clean)))):

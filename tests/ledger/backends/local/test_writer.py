@@ -618,3 +618,10 @@ def test_a_request_in_an_email_answers_when_something_must_be_done(embedder) -> 
                       None, "mail", 1, 0)
     answer = LocalWriter(embedder, RevisionSettings()).write("When must the catering numbers be confirmed?", [mail])
     assert answer.answered and "by Friday 20 March" in answer.text
+
+
+def test_a_salutation_is_no_heading() -> None:
+    mail = make_chunk("Tomasz,\n\nWe have decided to go with the Corn Exchange rather than the hall.", "Re: venue",
+                      None, "mail", 1, 0)
+    (unit,) = evidence_units([mail])
+    assert unit.section == ""  # the answer's passage was "under 'Tomasz,'"
