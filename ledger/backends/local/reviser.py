@@ -21,7 +21,7 @@ import re
 
 from ledger.backends.base import Draft, RevisionRequest
 from ledger.backends.local.units import CLAUSE_NUMBER, evidence_units
-from ledger.backends.local.writer import LocalWriter, cite
+from ledger.backends.local.writer import LocalWriter, cite, without_closest
 from ledger.core.types import Chunk, EvidenceLedger, EvidenceMatch, LedgerEntry
 from ledger.judge.claims import exclusion_reason, extract_claims
 from ledger.text.quantities import compare_quantities, extract_quantities
@@ -171,6 +171,11 @@ class RuleReviser:
                 new = ""  # the correction is already in the draft: say it once
             if new != sentence:
                 edits.append((start, end, new))
+        # an abstention names the passage it quotes next as the closest; once that quote is changed, it names none
+        starts = {start for start, _, _ in edits}
+        for (sentence, start, end), (_, after, _) in zip(spans, spans[1:], strict=False):
+            if after in starts and start not in starts and (plain := without_closest(sentence)) is not None:
+                edits.append((start, end, plain))
         if not edits:
             return draft
         revised = draft

@@ -570,6 +570,17 @@ def _asked(question: str) -> str:
     return f'an answer to the question "{q}"'
 
 
+_CLOSEST = re.compile(r"^(The documents do not state .+?); the closest passage is (?:under \".*?\" )?in .+\.$",
+                      re.DOTALL)
+
+
+def without_closest(sentence: str) -> str | None:
+    """An abstention without the passage it names as closest ("The documents do not state X."), when the sentence is
+    one (`_abstention`); None otherwise. The reviser says this once the quote after it has changed."""
+    match = _CLOSEST.match(sentence.strip())
+    return f"{match.group(1)}." if match else None
+
+
 def _abstention(question: str, closest: Unit) -> str:
     """Say what is missing without asserting anything; the judge excludes it as a meta-statement."""
     where = closest.chunk.title or "the documents"

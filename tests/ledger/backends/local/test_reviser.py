@@ -295,3 +295,13 @@ def test_with_the_real_judge_a_wrong_figure_is_corrected_and_a_neighbouring_fact
     assert "$120 per member" in revised and "$150" not in revised
     assert "locker" not in revised.lower() and "$15 " not in revised
     assert "coaching discount" not in [c.text for c in extract_claims(revised, question)]
+
+
+def test_an_abstention_names_no_closest_passage_once_its_quote_is_corrected() -> None:
+    abstention = ('The documents do not state an answer to the question "What was the hotel cap in 2024"; the closest '
+                  'passage is under "Lodging" in Travel and Expense Policy (2026 edition).')
+    draft = f"{abstention} {WRONG}"
+    ledger = ledger_for(draft, {"$180": ("contradicted", [match(LODGING, "contradicted", CAP_2026)], [])})
+    assert revise(draft, ledger) == ('The documents do not state an answer to the question "What was the hotel cap in '
+                                     f'2024". {CAP_2026[:-1]} [cite:{LODGING.hash}].')
+    assert revise(abstention, ledger_for(abstention, {})) == abstention  # nothing changed: it stays as written
