@@ -23,11 +23,12 @@ _STEMMER = PorterStemmer()
 # A code of capitals and digits ("E2", "C4", "A321neo", "PM10") is one word: "Error E2" is not "Error E4".
 _WORD_RE = re.compile(r"[A-Z]+\d+[A-Za-z\d]*(?![\d.,]*\d)|[A-Za-z][A-Za-z_']*|\d[\d,.]*")
 # A negation inside a relative clause narrows the subject ("a member who is not on leave") and does not deny the
-# statement; the lexicon's exemptions are the bounds and conditions ("no later than", "not to exceed").
+# statement; the lexicon's exemptions are the bounds and conditions ("no later than", "not to exceed"). After a
+# comma the clause narrows nothing: it states a fact of its own ("the quote, which was not the cheapest").
 _RELATIVE_NEGATION = (
-    r"\b(?:who|that|which)\s+(?:(?:is|are|was|were|has|have|had|do|does|did|will|would|can|may)\s+)?"
+    r"(?<![,;]\s)\b(?:who|that|which)\s+(?:(?:is|are|was|were|has|have|had|do|does|did|will|would|can|may)\s+)?"
     r"(?:not|never|no\s+longer)\b"
-    r"|\b(?:who|that|which)\s+\w+n['’]t\b"
+    r"|(?<![,;]\s)\b(?:who|that|which)\s+\w+n['’]t\b"
 )
 _PREDICATE = re.compile(r"\b(?:is|are|be|been|being|was|were|remains?|becomes?|considered|deemed|strictly|always)\s+$",
                         re.IGNORECASE)

@@ -88,6 +88,9 @@ def test_phrases_are_one_term_and_figure_words_none() -> None:
     [
         ("Payment is due no later than Friday and not to exceed $50.", []),  # bounds are no denials
         ("A member who is not on leave may vote.", []),  # a relative clause narrows the subject
+        # ... but after a comma it states a fact of its own
+        ("They accepted the quote of £18,400, which was not the cheapest.", ["not"]),
+        ("The treasurer, who isn't a trustee, signs the cheques.", ["n't"]),
         ("Smoking is prohibited.", ["prohibited"]),
         ("Prohibited items are listed below.", []),  # the adjective negates only as a predicate
         ("Visitors are unable to park here and may not stay.", ["unable", "not"]),
