@@ -364,12 +364,15 @@ def choose_check(checks: list[tuple[float, float, SupportCheck]]) -> SupportChec
     so a quote that supports the claim stands against one that contradicts it unless the contradicting quote
     has more of the claim's words (it is about the claim's case: "child tickets ... $12" against "adult tickets
     ... $20"), or it is a sentence denying the claim inside the supporting quote (`_denied_inside`). Without either,
-    partial beats none. Among full support, a quote that says the claim word for word comes first, then one whose
-    figures agree.
+    partial beats none. A quote that says the claim word for word always stands (a clause of it read alone, "Card
+    payment is accepted" of "...; cash is no longer accepted", says nothing against it). Among full support, it comes
+    first, then one whose figures agree.
     """
     full = max((c for c in checks if c[2].support == "full"),
                key=lambda c: (c[2].rule == "verbatim", c[2].rule in _FIGURES, c[0]), default=None)
     against = max((c for c in checks if c[2].support == "contradicted"), key=lambda c: (c[1], c[0]), default=None)
+    if full is not None and full[2].rule == "verbatim":
+        return full[2]  # a quote that says the claim word for word: no piece of it says otherwise
     if against is not None and (full is None or against[1] > full[1] or _denied_inside(against[2], full[2])):
         return against[2]
     if full is not None:

@@ -482,3 +482,15 @@ def test_a_question_states_nothing_and_its_yes_or_no_answer_states_it(embedder) 
     assert fires.support == "contradicted" and fires.quote.startswith("Are campfires allowed? … No.")
     assert dogs.support in ("full", "partial") and "Yes." in dogs.quote
     assert wifi.quote != "**Is there Wi-Fi?**"  # a question alone is no quote
+
+
+@pytest.mark.model
+def test_a_claim_stated_word_for_word_is_never_contradicted_by_a_clause_of_itself(embedder: object) -> None:
+    text = ("A day ticket costs £5.80. Contactless payment is accepted on all buses; cash is no longer accepted from "
+            "1 March 2027.")
+    checker = LocalSupportChecker(embedder)  # type: ignore[arg-type]
+    claim = "Contactless payment is accepted on all buses; cash is no longer accepted from 1 March 2027."
+    (check,) = checker.check([(claim, make_chunk(text))])
+    assert check.support == "full", check.reason  # "Contactless payment is accepted" alone lacks the negation
+    (denied,) = checker.check([("Cash is accepted on all buses.", make_chunk(text))])
+    assert denied.support == "contradicted"
