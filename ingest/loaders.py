@@ -256,6 +256,8 @@ _LINE_TAGS = {
 # A heading keeps its level as Markdown marks it ("## Opening hours"), so "3. Budget for 2027" reads as the heading
 # it is, not as the third item of a list.
 _HTML_HEADING_MARKS = {f"h{n}": "#" * n + " " for n in range(1, 7)}
+_TERM_END = ": "  # what ends a <dt>: its <dd> follows as the value of a "Label: value" line
+_TERM_MARK = "\x02"  # where a <dt> ended (removed with the paragraph marks)
 _PARAGRAPH_MARK = "\x01"
 _PARAGRAPH_GAP = f"\n{_PARAGRAPH_MARK}\n"
 _NEWLINE_RUN = re.compile(r"\n[\s\x01]*\n")
@@ -279,7 +281,7 @@ def _load_html(path: Path, data: bytes) -> tuple[str, str | None]:
     # Neighbouring block tags each add their own newline: a run of newlines is one line break,
     # or one blank line when a paragraph-level tag took part in it.
     text = _NEWLINE_RUN.sub(lambda m: "\n\n" if _PARAGRAPH_MARK in m.group() else "\n", _html_text(soup))
-    text = _clean(text.replace(_PARAGRAPH_MARK, ""))
+    text = _clean(text.replace(_PARAGRAPH_MARK, "").replace(_TERM_MARK, ""))
     return text, title or _first_line(text)
 
 
@@ -306,7 +308,12 @@ def _html_text(root: Tag) -> str:
             continue  # comments, doctypes, processing instructions, ruby annotations
         name = node.name
         gap = _PARAGRAPH_GAP if name in _PARAGRAPH_TAGS else "\n" if name in _LINE_TAGS else ""
-        if closing:
+        if name == "dd" and not closing and _after_term(out):
+            gap = ""  # a definition stays on its term's line: "Half term: Monday 26 October to Friday 30 October"
+        if closing and name == "dt":
+            out.append(" " if "".join(out[-3:]).rstrip().endswith(":") else _TERM_END)
+            out.append(_TERM_MARK)
+        elif closing:
             out.append(gap)
         elif name == "br":
             out.append("\n")
@@ -318,6 +325,16 @@ def _html_text(root: Tag) -> str:
             stack.append((node, True, in_pre))
             stack.extend((child, False, inner_pre) for child in reversed(node.contents))
     return "".join(out)
+
+
+def _after_term(out: list[str]) -> bool:
+    """Whether nothing but white space was written since a <dt> ended."""
+    for piece in reversed(out):
+        if piece == _TERM_MARK:
+            return True
+        if piece.strip():
+            return False
+    return False
 
 
 def _html_row(row: Tag, in_pre: bool) -> str:

@@ -388,6 +388,14 @@ def test_quoted_reply_lines_lose_their_marks_but_a_threshold_keeps_its_sign(tmp_
                                                     "> A quote alone.")
 
 
+def test_an_html_definition_list_reads_as_label_lines(tmp_path: Path) -> None:
+    page = ("<h2>Key dates</h2><dl>\n <dt>Half term</dt>\n <dd>Monday 26 October to Friday 30 October</dd>\n "
+            "<dt>Concert:</dt><dd>Thursday 17 December</dd>\n</dl><p>Meals cost £2.60.</p>")
+    (tmp_path / "dates.html").write_text(page, encoding="utf-8")
+    assert load_file(tmp_path / "dates.html").text == ("## Key dates\n\nHalf term: Monday 26 October to Friday 30 "
+                                                       "October\nConcert: Thursday 17 December\n\nMeals cost £2.60.")
+
+
 def test_pdf_that_needs_a_password_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "locked.pdf"
     path.write_bytes(_encrypted_pdf("Secret board minutes", user_password="open-sesame"))

@@ -67,6 +67,11 @@ class Unit:
         """Its figures, normalised."""
         return extract_quantities(self.text)
 
+    @cached_property
+    def section_quantities(self) -> list[Quantity]:
+        """The figures of the heading above it."""
+        return extract_quantities(self.section) if self.section else []
+
     @property
     def has_figure(self) -> bool:
         """Whether it states a number, amount, duration or date."""
@@ -117,6 +122,7 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
     """The units of one chunk: its sentences in order (a table row is one, as ingest renders it)."""
     text, units = as_evidence(chunk.text), []  # a document's instructions to a model are never quoted
     headings: list[tuple[int, str]] = []
+    depths: list[int] = []  # each heading's Markdown depth (0: a plain heading line)
     lead = ""
     for sentence, start, _ in split_sentences(text):
         for piece, at in _line_pieces(sentence, start):
@@ -129,6 +135,7 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
             if clean.endswith(":") and reason != "heading" and not is_item:
                 if reason == "fragment":  # "Required documents:" heads what follows as well
                     headings.append((at, _heading_text(piece)))
+                    depths.append(0)
                 lead = clean[:-1]  # … and gives the items under it their subject
                 continue
             if reason == "heading" or (not is_item and not clean.endswith(",") and (
@@ -138,6 +145,7 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                 # an unpunctuated line without a figure or a label is a heading ("3. Opening hours"); so is a
                 # question on a line of its own ("Can I bring my dog?" in a list of questions and answers)
                 headings.append((at, _heading_text(piece)))
+                depths.append(_depth(piece))
                 lead = ""
                 continue
             if clean[:1].islower() and not text[:at].strip():
@@ -155,7 +163,7 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                     and not _LABEL_LINE.match(clean)):
                 clean = f"{headings[-1][1]}: {_lower_first(clean)}"  # "Parking: two bays per flat"
             units.append(Unit(clean, chunk, chunk.start_char + at))
-    return [_with_section(u, headings, chunk.start_char) for u in units]
+    return [_with_section(u, _paths(headings, depths), chunk.start_char) for u in units]
 
 
 def _own_line(text: str, at: int, piece: str) -> bool:
@@ -183,6 +191,25 @@ def _line_pieces(sentence: str, start: int) -> list[tuple[str, int]]:
         following = lines[i + 1].lstrip()[:1] if i + 1 < len(lines) else ""
         starts_new = exclusion_reason(_clean(ln)) == "fragment" and following.isupper()
     return pieces
+
+
+def _depth(piece: str) -> int:
+    marks = re.match(r"\s*(#{1,6})\s", piece)
+    return len(marks.group(1)) if marks else 0
+
+
+def _paths(headings: list[tuple[int, str]], depths: list[int]) -> list[tuple[int, str]]:
+    """Each heading with the Markdown headings it is under in the chunk, nearest last ("Version 5.2 › Fixed"); not
+    the level-1 title."""
+    out = []
+    for k, (at, text) in enumerate(headings):
+        path, level = [text], depths[k] or 7
+        for j in range(k - 1, -1, -1):
+            if 1 < depths[j] < level:
+                path.insert(0, headings[j][1])
+                level = depths[j]
+        out.append((at, SECTION_SEPARATOR.join(path)))
+    return out
 
 
 def _with_section(unit: Unit, headings: list[tuple[int, str]], base: int) -> Unit:

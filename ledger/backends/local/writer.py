@@ -225,10 +225,13 @@ class LocalWriter:
                 score += OVERLAP_WEIGHT * have / total
             if part.wants_figure and unit.has_figure:
                 score += FIGURE_BONUS
-            if figures and unit.quantities:
-                # "longer than 3 hours" should find "3 hours or longer", not "under 3 hours".
-                agreement = compare_quantities(figures, unit.quantities)
-                score += FIGURE_MATCH if agreement.matched else -FIGURE_MATCH if agreement.conflicts else 0.0
+            # "longer than 3 hours" should find "3 hours or longer", not "under 3 hours"; a figure the heading gives
+            # ("Version 5.2 › Fixed") is the sentence's when the sentence's own figures say nothing of it
+            for found in (unit.quantities, unit.section_quantities) if figures else ():
+                agreement = compare_quantities(figures, found) if found else None
+                if agreement is not None and (agreement.matched or agreement.conflicts):
+                    score += FIGURE_MATCH if agreement.matched else -FIGURE_MATCH
+                    break
             if codes:
                 if mentions(unit.text, codes):
                     score += CODE_MATCH

@@ -625,3 +625,21 @@ def test_a_salutation_is_no_heading() -> None:
                       None, "mail", 1, 0)
     (unit,) = evidence_units([mail])
     assert unit.section == ""  # the answer's passage was "under 'Tomasz,'"
+
+
+def test_a_unit_is_under_its_whole_heading_path() -> None:
+    notes = make_chunk("# Release notes\n\n## Version 5.2 (12 October 2026)\n\n### Fixed\n\n- Search now finds words "
+                       "inside tables, including those of imported files.\n\n## Version 5.1 (3 August 2026)\n\n"
+                       "### Changed\n\nThe free plan is limited to 2 devices.", "Release notes", None, "rn", 1, 0)
+    units = {u.text: u.section for u in evidence_units([notes])}
+    assert units == {"Search now finds words inside tables, including those of imported files.":
+                     "Version 5.2 (12 October 2026) › Fixed",
+                     "The free plan is limited to 2 devices.": "Version 5.1 (3 August 2026) › Changed"}
+
+
+def test_a_version_a_heading_gives_is_the_sentences_version(embedder) -> None:  # type: ignore[no-untyped-def]
+    notes = make_chunk("# Release notes\n\n## Version 5.2\n\n### Changed\n\n- Dark mode follows the system "
+                       "setting.\n\n## Version 5.1\n\n### Changed\n\n- The free plan is limited to 2 devices.",
+                       "Release notes", None, "rn", 1, 0)
+    answer = LocalWriter(embedder, RevisionSettings()).write("What changed in version 5.2?", [notes])
+    assert answer.answered and "dark mode" in answer.text.lower() and "free plan" not in answer.text
