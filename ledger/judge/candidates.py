@@ -19,7 +19,7 @@ import numpy as np
 from ledger.core.types import Chunk
 from ledger.judge.claims import content_stems
 from ledger.text.lexicon import lexicon
-from ledger.text.sentences import split_sentences
+from ledger.text.sentences import label_lines, split_sentences
 from ledger.text.terms import stem
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'._/-]*[A-Za-z0-9]|[A-Za-z0-9]")
@@ -56,7 +56,7 @@ def keyword_terms(claim: str, limit: int = MAX_WORDS) -> list[list[str]]:
 def text_sentences(text: str) -> tuple[str, ...]:
     """The sentences of a chunk's text as the support checker reads them (so their embeddings are shared); cached:
     each chunk is read once per claim it may support."""
-    return tuple(s for s, _, _ in split_sentences(text)) or ((text.strip(),) if text.strip() else ())
+    return tuple(s for s, _, _ in label_lines(split_sentences(text))) or ((text.strip(),) if text.strip() else ())
 
 
 def chunk_sentences(chunk: Chunk) -> list[str]:

@@ -34,7 +34,7 @@ from ledger.judge.support_rules import (
 )
 from ledger.judge.word_relations import one_inside_the_other
 from ledger.text.quantities import compare_quantities, extract_quantities
-from ledger.text.sentences import split_sentences
+from ledger.text.sentences import label_lines, split_sentences
 from ledger.text.terms import coverage, key_terms, polarity
 
 if TYPE_CHECKING:
@@ -42,6 +42,10 @@ if TYPE_CHECKING:
     from ledger.judge.substitutions import ContrastModel
 
 _CLAUSE = re.compile(r"[^;]+")
+# the clauses of a long sentence joined by ", and" or ", but" ("We welcome X, who joins us as Year 4 teacher, and say
+# goodbye to Y, who retires after 22 years"): each is read on its own too
+_JOINED = re.compile(r"(?:^|(?<=,\s(?:and|but)\s)).+?(?=,\s(?:and|but)\s|$)")
+LONG_SENTENCE_WORDS = 20
 DENIAL_COVERAGE = 0.5  # a sentence of a quote denying the claim must hold this share of the claim's key terms
 log = logging.getLogger(__name__)
 
@@ -69,6 +73,7 @@ class _Candidate:
     sentences: int
     polarity: str | None  # the text whose polarity counts; None: the member sentence closest to the claim
     units: tuple[str, ...]  # the texts embedded; a candidate of several is their mean (one pass over each sentence)
+    fallback: bool = False  # read only when no other candidate bears on the claim (a clause of a long sentence)
 
 
 # "No. Open fires are not permitted ..." answers the question above it; "No one may ..." does not
@@ -95,10 +100,11 @@ def _answered(question: tuple[str, int, int], answer: str, end: int) -> _Candida
 def _parts(sentence: str) -> list[tuple[str, int, int, tuple[str, ...]]]:
     """Clauses of a sentence with semicolons ("...; for a Severity 1 incident the CISO ..."); not the cells of a table
     row's sentence, whose semicolons are inside its brackets ("Lamb shank (Price: £19.75; Contains: celery).")."""
-    if ";" not in sentence:
+    clause = _CLAUSE if ";" in sentence else _JOINED if len(sentence.split()) >= LONG_SENTENCE_WORDS else None
+    if clause is None:
         return []
     out: list[tuple[str, int, int, tuple[str, ...]]] = []
-    for m in _CLAUSE.finditer(sentence):
+    for m in clause.finditer(sentence):
         piece = m.group(0).strip()
         if len(piece.split()) >= 4 and piece != sentence.strip() and piece.count("(") == piece.count(")"):
             start = sentence.index(piece, m.start())
@@ -175,7 +181,7 @@ class LocalSupportChecker:
         if cached is not None:
             return cached
         text = chunk_text
-        spans = split_sentences(text) or ([(text.strip(), 0, len(text))] if text.strip() else [])
+        spans = label_lines(split_sentences(text)) or ([(text.strip(), 0, len(text))] if text.strip() else [])
         out: list[_Candidate] = []
         # the nearest heading or lead-in line above
         heading: tuple[str, int, int] | None = (section, -1, -1) if section else None
@@ -198,7 +204,8 @@ class LocalSupportChecker:
                 heading, prev, in_list = outer, None, False
             out.append(_Candidate(sentence, start, end, 1, sentence, (sentence,)))
             # Parts of a long sentence ("...; for a Severity 1 incident the CISO ...").
-            out += [_Candidate(p, start + a, start + b, 1, p, units) for p, a, b, units in _parts(sentence)]
+            by_and = ";" not in sentence  # clauses joined by ", and": read when the whole sentence says nothing
+            out += [_Candidate(p, start + a, start + b, 1, p, units, by_and) for p, a, b, units in _parts(sentence)]
             if prev is not None and is_question(prev[0]) and not is_request(prev[0]):
                 out.append(_answered(prev, sentence, end))
             elif prev is not None:
@@ -278,6 +285,15 @@ class LocalSupportChecker:
     ) -> SupportCheck:
         if not candidates:
             return SupportCheck("none", "", 0.0, "the evidence is empty", "none")
+        primary = [c for c in candidates if not c.fallback]
+        if primary and len(primary) < len(candidates):
+            check = self._check_one(claim, primary, context, passage)
+            if check.support != "none":
+                return check
+            # ... then the clauses of long sentences, when one of them decides; else the whole sentences stand
+            # (the support model reads the quote chosen here)
+            clauses = self._check_one(claim, [c for c in candidates if c.fallback], context, passage)
+            return clauses if clauses.support != "none" else check
         claim_vec = self._vectors[claim]
         sims = np.array([float(self._vector(c) @ claim_vec) for c in candidates])
         claim_terms = key_terms(claim)

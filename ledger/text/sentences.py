@@ -210,3 +210,26 @@ def parse_citations(sentence: str) -> tuple[str, list[str]]:
     clean = re.sub(r"\s+([.,;:!?)\]])", r"\1", clean)
     clean = re.sub(r"([(\[])\s+", r"\1", clean)
     return clean.strip(), hashes
+
+
+# "Half term: Monday 26 October to Friday 30 October": a label, a colon and its value on one line
+_LABEL_LINE = re.compile(r"^[^\W\d][^:\n]{0,40}:\s+\S")
+
+
+def label_lines(spans: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """Sentences with each line of a run of "Label: value" lines on its own: lines with no full stop between them are
+    one sentence to the splitter, but each states its own field ("Half term: …", "Parents' evening: …"). Pure."""
+    out: list[tuple[str, int, int]] = []
+    for sentence, start, end in spans:
+        lines = sentence.split("\n")
+        if len(lines) < 2 or not all(_LABEL_LINE.match(line.strip()) for line in lines if line.strip()):
+            out.append((sentence, start, end))
+            continue
+        at = start
+        for line in lines:
+            if line.strip():
+                lead = len(line) - len(line.lstrip())
+                out.append((line.strip(), at + lead, at + lead + len(line.strip())))
+            at += len(line) + 1
+    return out
+

@@ -494,3 +494,13 @@ def test_a_claim_stated_word_for_word_is_never_contradicted_by_a_clause_of_itsel
     assert check.support == "full", check.reason  # "Contactless payment is accepted" alone lacks the negation
     (denied,) = checker.check([("Cash is accepted on all buses.", make_chunk(text))])
     assert denied.support == "contradicted"
+
+
+@pytest.mark.model
+def test_a_clause_of_a_long_sentence_supports_when_the_whole_sentence_does_not(embedder: object) -> None:
+    text = ("We welcome Mr Daniel Okafor, who joins us as Year 4 teacher, and say goodbye to Mrs Helen Price, who "
+            "retires after 22 years at Hollins.")
+    checker = LocalSupportChecker(embedder)  # type: ignore[arg-type]
+    (check,) = checker.check([("Mrs Helen Price retires after 22 years.", make_chunk(text))])
+    assert check.support == "full", check.reason
+    assert check.quote == "say goodbye to Mrs Helen Price, who retires after 22 years at Hollins."

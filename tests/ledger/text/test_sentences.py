@@ -2,7 +2,7 @@
 
 import pytest
 
-from ledger.text.sentences import CITE_RE, parse_citations, split_sentences, train_tokenizer
+from ledger.text.sentences import CITE_RE, label_lines, parse_citations, split_sentences, train_tokenizer
 
 
 def texts(text: str, tokenizer=None) -> list[str]:
@@ -160,3 +160,13 @@ def test_no_as_an_answer_ends_its_sentence_and_no_before_a_number_does_not() -> 
     text = "Are campfires allowed?\nNo. Open fires are not permitted. Form No. 12 must be signed."
     assert [s for s, _, _ in split_sentences(text)] == [
         "Are campfires allowed?", "No.", "Open fires are not permitted.", "Form No. 12 must be signed."]
+
+
+def test_a_run_of_label_lines_is_a_sentence_per_line() -> None:
+    text = ("## Key dates\n\nHarvest festival: Friday 9 October, 2pm\nHalf term: Monday 26 October to Friday 30 "
+            "October\n\nA line of prose\nwrapped over two lines.")
+    spans = label_lines(split_sentences(text))
+    assert [s for s, _, _ in spans] == ["## Key dates", "Harvest festival: Friday 9 October, 2pm",
+                                        "Half term: Monday 26 October to Friday 30 October",
+                                        "A line of prose\nwrapped over two lines."]
+    assert all(text[a:b] == s for s, a, b in spans)
