@@ -98,8 +98,9 @@ def _answered(question: tuple[str, int, int], answer: str, end: int) -> _Candida
 
 
 def _parts(sentence: str) -> list[tuple[str, int, int, tuple[str, ...]]]:
-    """Clauses of a sentence with semicolons ("...; for a Severity 1 incident the CISO ..."); not the cells of a table
-    row's sentence, whose semicolons are inside its brackets ("Lamb shank (Price: £19.75; Contains: celery).")."""
+    """Clauses of a sentence with semicolons ("...; for a Severity 1 incident the CISO ..."), else of a long one joined
+    by ", and" or ", but" (read only as a fallback: `_Candidate.fallback`); not the cells of a table row's sentence,
+    whose semicolons are inside its brackets ("Lamb shank (Price: £19.75; Contains: celery).")."""
     clause = _CLAUSE if ";" in sentence else _JOINED if len(sentence.split()) >= LONG_SENTENCE_WORDS else None
     if clause is None:
         return []
