@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
 import sys
@@ -36,6 +37,20 @@ judge_commands.register(app)
 audit_commands.register(app)
 doctor_commands.register(app)
 ui_command.register(app)
+
+
+def _reflowed(doc: str) -> str:
+    """A command's docstring as `--help` shows it: a paragraph's source line breaks become spaces (the terminal wraps
+    it), while indented lines (examples) keep theirs."""
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(p if any(line[:1].isspace() for line in p.splitlines()) else " ".join(p.split("\n"))
+                       for p in paragraphs)
+
+
+for _group in (app, audit_commands.audit_app):
+    for _info in _group.registered_commands:
+        if _info.help is None and _info.callback is not None and _info.callback.__doc__:
+            _info.help = _reflowed(_info.callback.__doc__)
 
 
 def main() -> None:

@@ -128,8 +128,7 @@ def verify(
 ) -> None:
     """Judge a draft written elsewhere, then revise it until its evidence holds.
 
-    Every claim gets a verdict, a confidence and the quote that decided it; `revisions[0]` is the draft
-    as given.
+    Every claim gets a verdict, a confidence and the quote that decided it; `revisions[0]` is the draft as given.
 
     Examples:
 

@@ -31,6 +31,9 @@ def test_ask_needs_a_question_or_a_file(home: Path) -> None:
 def test_help_shows_examples(home: Path) -> None:
     done = evidence(home, "ingest", "--help")
     assert done.returncode == 0 and "evidence ingest sample_docs" in done.stdout
+    # a paragraph wraps at the terminal's width, not where its source line ended ("…that cannot be read" / "is …")
+    assert "a file that cannot be read is reported" in done.stdout
+    assert "   evidence ingest ~/policies" in done.stdout  # an example keeps its own line and indent
 
 
 @pytest.mark.model
