@@ -70,7 +70,7 @@ _LABELLED_DATE = re.compile(
     re.IGNORECASE,
 )
 _MIN_YEAR, _MAX_YEAR = 1900, 2199
-# A word before a bare "Date" on its line ("Closing date", "- Start date"): searched up to where the label starts.
+# A word before a bare "Date" on its line ("Closing date", "- Start date"): searched from the line's start to the label.
 _QUALIFIED = re.compile(r"[A-Za-z][^\n|:;.]*\Z")
 
 
@@ -122,7 +122,8 @@ def _best_labelled_date(text: str, max_rank: int) -> tuple[date, str] | None:
     for match in _LABELLED_DATE.finditer(text):
         label = " ".join(match.group("label").lower().split())
         rank = _LABEL_RANKS[label]
-        if rank > max_rank or (label == "date" and _QUALIFIED.search(text, 0, match.start())):
+        if rank > max_rank or (label == "date" and _QUALIFIED.search(text, text.rfind("\n", 0, match.start()) + 1,
+                                                                      match.start())):
             continue  # "Closing date: …", "Due date: …" date something else than the document
         parsed = _parse_match(match)
         if parsed is None:

@@ -47,10 +47,15 @@ def _reflowed(doc: str) -> str:
                        for p in paragraphs)
 
 
-for _group in (app, audit_commands.audit_app):
-    for _info in _group.registered_commands:
-        if _info.help is None and _info.callback is not None and _info.callback.__doc__:
-            _info.help = _reflowed(_info.callback.__doc__)
+def _reflow_help(*groups: typer.Typer) -> None:
+    """Give every command without an explicit help its reflowed docstring (`_reflowed`)."""
+    for group in groups:
+        for info in group.registered_commands:
+            if info.help is None and info.callback is not None and info.callback.__doc__:
+                info.help = _reflowed(info.callback.__doc__)
+
+
+_reflow_help(app, audit_commands.audit_app)
 
 
 def main() -> None:

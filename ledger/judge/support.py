@@ -80,7 +80,7 @@ class _Candidate:
 _YES_NO = re.compile(r"^\W*(yes|no)\b(?!\s+(?:more|longer|later|one)\b)", re.IGNORECASE)
 
 
-# a list item's bullet, right before where a sentence starts (searched up to that start)
+# a list item's bullet, right before where a sentence starts (searched from the line break before it to that start)
 _LIST_ITEM = re.compile(r"(?:^|\n)[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+\Z")
 
 
@@ -193,7 +193,7 @@ class LocalSupportChecker:
             if is_question(sentence) and not is_request(sentence):  # a request tells someone what to do
                 continue  # a question states nothing; with the sentence under it, it is quoted as an answered one
             lead_in = heading is not None and heading[0].rstrip().endswith(":")
-            if lead_in and heading is not None and _LIST_ITEM.search(text, 0, start):
+            if lead_in and heading is not None and _LIST_ITEM.search(text, max(0, text.rfind("\n", 0, start)), start):
                 # an item finishes its lead-in's sentence: "We will not pay for: … any loss while the home is let"
                 # is read whole, never the item alone (which would state the opposite)
                 joined = f"{heading[0]} … {sentence}"

@@ -12,7 +12,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 
-from ingest.chunking import document_headings
+from ingest.chunking import Headings, document_headings
 from ledger.backends.local.questions import QuestionPart, question_parts, said_otherwise, stems_cover
 from ledger.backends.local.units import states_a_figure
 from ledger.core.types import Chunk, Claim
@@ -27,6 +27,7 @@ def framing(claims: Sequence[Claim], evidence: Sequence[Chunk]) -> list[str]:
     claim that cites none (a draft written elsewhere), of the chunk holding most of its words, if that is at least
     half of them."""
     chunks = {c.hash: c for c in evidence}
+    headings: dict[str, Headings] = {}  # each cited chunk's headings, read once by its text
     named = {c.hash: " ".join(dict.fromkeys(x for x in (c.title or "", c.section) if x)) for c in evidence}
     chunk_stems = {c.hash: content_stems(c.text) for c in evidence} if not all(c.cited for c in claims) else {}
     out = []
@@ -36,17 +37,20 @@ def framing(claims: Sequence[Claim], evidence: Sequence[Chunk]) -> list[str]:
         if not cited and own and chunk_stems:
             best = max(chunk_stems, key=lambda h: len(own & chunk_stems[h]))
             cited = [best] if len(own & chunk_stems[best]) * 2 >= len(own) else []
-        frames = [f"{named.get(h, '')} {_headings_over(own, chunks[h].text)}".strip() for h in cited if h in chunks]
+        frames = [f"{named.get(h, '')} {_headings_over(own, chunks[h].text, headings)}".strip()
+                  for h in cited if h in chunks]
         out.append(" ".join(dict.fromkeys(f for f in frames if f)))
     return out
 
 
-def _headings_over(own: set[str], text: str) -> str:
+def _headings_over(own: set[str], text: str, cache: dict[str, Headings]) -> str:
     """The heading or lead-in line nearest above the line of a chunk that holds most of a claim's words (`own`), with
-    the Markdown heading above that; "" when none is."""
+    the Markdown heading above that; "" when none is. `cache` keeps each chunk's headings by its text."""
     if not own:
         return ""
-    found = document_headings(text)
+    found = cache.get(text)
+    if found is None:
+        found = cache[text] = document_headings(text)
     if not found.lines:
         return ""
     best, at, pos = 0, -1, 0
