@@ -128,11 +128,27 @@ _BULLETS = ("- ", "* ", "+ ", "• ")
 
 def is_heading(line: str) -> bool:
     """A heading or a lead-in line gives the sentences under it their context ("## Warranty", "Items never
-    reimbursed:", "Roof repairs")."""
+    reimbursed:", "Roof repairs"); a field with its value ("Status: Resolved") is no heading."""
     stripped = line.strip().strip("*_").strip()
     return line.lstrip().startswith("#") or stripped.endswith(":") or (
         bool(stripped) and not stripped.endswith((".", "!", "?", ";", ",")) and len(stripped.split()) <= 8
+        and not is_field(stripped)
     )  # an item ending in ";" or "," continues a list ("electricity and gas;"): no heading
+
+
+# "Label: value" on one line; the label is a few words, not a sentence ("Apologies: Fiona Grant", "**Status:**
+# Resolved").
+_FIELD = re.compile(r"[^\W\d][^:\n]{0,40}:\s+\S")
+# A label that numbers what follows makes a heading of the line ("Part 2: Eligibility", "Appendix B: Forms").
+_NUMBERED_LABEL = re.compile(r"(?:\d+[a-z]?|\b[A-Z]|\b[IVXLC]+)\s*:")
+
+
+def is_field(line: str) -> bool:
+    """Whether a line is a field and its value ("Severity: SEV-1", "Apologies: Fiona Grant"), not a heading
+    ("Part 2: Eligibility", "# Step 1: Install"). Pure."""
+    plain = re.sub(r"[*_]{1,3}", "", line.strip())
+    field = _FIELD.match(plain)
+    return bool(field) and not plain.startswith("#") and not _NUMBERED_LABEL.search(plain, 0, plain.index(":") + 1)
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,8 @@ _LABEL_RANKS: dict[str, int] = {
     "published on": 3,
     "publication date": 3,
     "published": 3,
+    "recorded on": 3,
+    "recorded": 3,
     "last updated": 4,
     "updated": 4,
     "last revised": 4,

@@ -162,7 +162,23 @@ def _unquoted(text: str) -> str:
 
 def _load_text(path: Path, data: bytes) -> tuple[str, str | None]:
     text = _clean(_unquoted(_clean(_decode_utf8(path, data))))
-    return text, _first_line(text)
+    return text, _mail_subject(text) or _first_line(text)
+
+
+# An e-mail's header lines (RFC 5322 field names) at the top of a saved message.
+_MAIL_HEADER = re.compile(r"(?:From|To|Cc|Bcc|Date|Sent|Subject|Reply-To):[ \t]", re.IGNORECASE)
+
+
+def _mail_subject(text: str) -> str | None:
+    """The Subject of a saved e-mail, whose first lines are its headers ("From: …", "To: …", "Subject: …"): the
+    title, rather than "From: reservations@…"."""
+    head = []
+    for line in text.split("\n"):
+        if line.strip() and not _MAIL_HEADER.match(line.strip()):
+            break
+        head.append(line.strip())
+    subject = next((line.split(":", 1)[1].strip() for line in head if line.lower().startswith("subject:")), "")
+    return _usable_title(subject)
 
 
 def _front_matter_title(text: str) -> str | None:
@@ -384,7 +400,7 @@ _DOCX_HEADING_STYLE = re.compile(r"(?i)heading ([1-6])")
 
 
 def _docx_styles(document: DocxDocument) -> _DocxStyles:
-    lists, levels = set(), {}
+    lists, levels, titles = set(), {}, set()
     for style in document.styles:
         name, style_id = style.name or "", style.style_id
         if not style_id:
@@ -395,6 +411,10 @@ def _docx_styles(document: DocxDocument) -> _DocxStyles:
             levels[style_id] = int(heading.group(1))
         elif name == "Title":
             levels[style_id] = 1
+            titles.add(style_id)
+    if titles and any(paragraph._p.style in titles for paragraph in document.paragraphs):
+        # under a Title the document's "Heading 1"s are its sections, a level below it ("## 3. Protective equipment")
+        levels = {k: level if k in titles else min(6, level + 1) for k, level in levels.items()}
     return _DocxStyles(frozenset(lists), levels)
 
 

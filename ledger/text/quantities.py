@@ -78,6 +78,11 @@ def _name_like(token: str) -> bool:
     return token.isdecimal() or bool(re.fullmatch(r"\d+\.\d+", token))
 
 
+def is_code(q: Quantity) -> bool:
+    """Whether a figure is the number of a code ("SEV-1", "COVID-19"): its text starts with the code's letters."""
+    return q.identifier and q.text[:1].isalpha()
+
+
 def _generic_name(q: Quantity) -> bool:
     """A number named by a word that says only that it is a release ("version 4.0"), not of what: the same number
     bare ("changed in 4.0") or after a name ("Orbis 4.0") is that release, after a label ("Level 4") it is not."""
@@ -305,7 +310,10 @@ def _classify(
             return _make("time", minutes, text, start, end), j
     if nxt in ("st", "nd", "rd", "th") and tokens[j][1] == tokens[j - 1][2]:
         return _make("ordinal", value, text, start, tokens[j][2], context=counted_at(tokens, j + 1)[0]), j + 1
-    if 1900 <= value <= 2100 and tokens[i][0].isdecimal() and len(tokens[i][0]) == 4:
+    if _code_suffix(tokens, i):  # "SEV-1", "COVID-19", "LVL-58213": the digits finish a code's name
+        return _make("number", value, text, tokens[i - 2][1], tokens[j - 1][2], context=frozenset({stem(prev2)}),
+                     identifier=True), j
+    if _is_year(tokens, i, j, value):
         if nxt == "s" and tokens[j][1] == tokens[i][2] and value % 10 == 0:  # "the 1970s": any year of the decade
             return _make("date", 0.0, text, start, tokens[j][2], parts=(int(value), None, None, None),
                          upper=value + 9), j + 1
@@ -315,7 +323,7 @@ def _classify(
         century = year // 100 * 100 + (100 if int(value) < year % 100 else 0)
         return _make("date", 0.0, text, start, tokens[i][2], parts=(century + int(value), None, None, None)), j
     if (prev[:1].isupper() and prev.isalpha() and len(prev) > 1 and prev.lower() not in STOPWORDS and value < 1000
-            and _name_like(tokens[i][0])) or prev.lower() in _name_labels():
+            and _name_like(tokens[i][0]) and not unit_size(nxt)) or prev.lower() in _name_labels():
         label = frozenset({stem(prev)})  # "Level 2 members", "version 4.0 adds": which one, not how many
         return _make("number", value, text, start, tokens[j - 1][2], context=label, identifier=True), j
     counted, k = counted_at(tokens, j)
@@ -344,7 +352,38 @@ def _year_before_dash(tokens: Sequence[Token], i: int) -> int:
     if k == i - 1 or k < 0:
         return 0
     word = tokens[k][0]
-    return int(word) if word.isdecimal() and len(word) == 4 and 1900 <= int(word) <= 2100 else 0
+    return int(word) if word.isdecimal() and len(word) == 4 and _is_year(tokens, k, k + 1, float(word)) else 0
+
+
+def _code_suffix(tokens: Sequence[Token], i: int) -> bool:
+    """Whether the number at tokens[i] is glued by a hyphen to a word with a capital letter before it ("SEV-1",
+    "Covid-19"), which it names; not "mid-2026" or "a 2-3 day wait"."""
+    if i < 2 or tokens[i - 1][0] != "-":
+        return False
+    word = tokens[i - 2][0]
+    glued = tokens[i - 2][2] == tokens[i - 1][1] and tokens[i - 1][2] == tokens[i][1]
+    return glued and word.isalpha() and any(c.isupper() for c in word)
+
+
+def _is_year(tokens: Sequence[Token], i: int, j: int, value: float) -> bool:
+    """Whether the four digits at tokens[i] are a year: 1900-2100 always; 1000-2199 after a word that introduces a
+    year ("in 1846", "between 1792 and 1799") when nothing counted follows (tokens[j] on), nor a range's second number
+    that counts ("between 1500 and 1600 people")."""
+    word = tokens[i][0]
+    if not (word.isdecimal() and len(word) == 4):
+        return False
+    if 1900 <= value <= 2100:
+        return True
+    prev = tokens[i - 1][0].lower() if i > 0 else ""
+    if not (1000 <= value <= 2199 and prev in _year_cues()) or counted_at(tokens, j)[0]:
+        return False
+    ranged = j + 1 < len(tokens) and tokens[j][0].lower() in ("and", "to", "-", "–") and tokens[j + 1][0].isdecimal()
+    return not (ranged and counted_at(tokens, j + 2)[0])
+
+
+@cache
+def _year_cues() -> frozenset[str]:
+    return frozenset(lexicon().words("figures", "year_cues"))
 
 
 def _make(kind: Kind, value: float, text: str, start: int, end: int, **fields: object) -> Quantity:

@@ -66,3 +66,11 @@ def test_a_list_item_ending_in_a_semicolon_or_comma_is_no_heading() -> None:
     assert is_heading("Roof repairs")
     assert not is_heading("electricity and gas;")
     assert not is_heading("the TV licence,")
+
+
+def test_a_field_and_its_value_is_no_heading_but_a_numbered_label_is() -> None:
+    text = "Minutes\n\nPresent: Ana Ruiz, Tom Hale\nApologies: Ben Cole\n\nThe hut roof leaks."
+    assert section_above(text, text.index("The hut"), "The hut roof leaks.") == "Minutes"
+    assert not is_heading("**Status:** Resolved")
+    assert is_heading("Part 2: Eligibility")
+    assert is_heading("Appendix B: Forms")

@@ -22,6 +22,7 @@ from ingest.dates import HEAD_CHARS, infer_document_date, resolve_document_date
         ("Last reviewed: 2026-09-10", (date(2026, 9, 10), "text:last reviewed")),
         ("Published: 2026-10-20", (date(2026, 10, 20), "text:published")),
         ("Date: 2026-01-05", (date(2026, 1, 5), "text:date")),
+        ("Recorded: Saturday 6 June 2026, 10:00", (date(2026, 6, 6), "text:recorded")),  # a meeting's transcript
         # markdown emphasis, tables and a value on the next line (HTML definition lists)
         ("**Effective:** 2026-07-01", (date(2026, 7, 1), "text:effective")),
         ("| Effective date | 2026-03-01 |", (date(2026, 3, 1), "text:effective date")),

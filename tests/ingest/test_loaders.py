@@ -197,6 +197,12 @@ def test_html_drops_scripts_styles_navigation_and_comments(tmp_path: Path) -> No
         ("long.txt", ("word " * 60 + "\nbody\n").encode(), "word " * 23 + "word\u2026"),  # cut at a word, <= 120
         ("board_minutes.txt", b"Untitled\nMinutes of the board.\n", "board_minutes"),  # placeholder: file name
         ("board_minutes.html", b"<title>Untitled</title><p>Minutes.</p>", "Minutes."),
+        # a saved e-mail is titled by its subject, not "From: bookings@…"
+        ("booking.txt", b"From: bookings@inn.example\nTo: Ana Ruiz\nSubject: Your stay, ref 4471\n\nDear Ana,\n",
+         "Your stay, ref 4471"),
+        ("thread.txt", b"Subject: Re: Hall hire\n\nFrom: Tom\nDate: 2 May 2026\n\nAna, the hall is free.\n",
+         "Re: Hall hire"),
+        ("notes.txt", b"Shopping list\nSubject: maths\n", "Shopping list"),  # a header line after text is no header
     ],
 )
 def test_titles_are_short_and_never_placeholders(tmp_path: Path, name: str, content: bytes, title: str) -> None:
@@ -374,6 +380,16 @@ def test_docx_and_html_headings_keep_their_level_so_a_numbered_one_is_no_list_it
     page = load_file(tmp_path / "page.html")
     assert page.text == "# Plan your visit\n\n### 3. Steam days 2027\n\nRides cost £4."
     assert page.title == "Plan your visit"
+
+
+def test_docx_heading_1_under_a_title_is_a_section_below_it(tmp_path: Path) -> None:
+    document = docx.Document()
+    document.add_heading("Handling dry ice", 0)  # the Title style
+    document.add_heading("3. Protective equipment", 1)
+    document.add_paragraph("Wear gloves.")
+    document.save(tmp_path / "sop.docx")
+    # a Heading 1 read as "#" was taken for the document's title, and its sentences lost their section
+    assert load_file(tmp_path / "sop.docx").text == "# Handling dry ice\n\n## 3. Protective equipment\n\nWear gloves."
 
 
 def test_quoted_reply_lines_lose_their_marks_but_a_threshold_keeps_its_sign(tmp_path: Path) -> None:

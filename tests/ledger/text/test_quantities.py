@@ -612,3 +612,34 @@ def test_the_last_figure_of_a_sentence_is_described_by_the_words_after_it(after:
     # whether or not another figure follows in the next sentence
     evidence = "The precept will rise by 3.5%, less than the 5% proposed by the finance working group." + after
     assert statuses("The precept will rise by 5%.", evidence) == ["conflict"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The railway reached the town in 1846.", [("date", "1846")]),
+        ("It was built between 1792 and 1799.", [("date", "1792"), ("date", "1799")]),
+        ("By 1870 the canal carried less.", [("date", "1870")]),
+        ("Between 1500 and 1600 people came.", [("count", "1500"), ("count", "1600 people")]),  # a range that counts
+        ("It had 1500 staff in 1500 offices.", [("count", "1500 staff"), ("count", "1500 offices")]),
+        ("Call extension 2222 or room 1105.", [("number", "2222"), ("number", "1105")]),  # no year cue before them
+    ],
+)
+def test_a_year_before_1900_is_a_date_after_a_word_that_introduces_one(
+        text: str, expected: list[tuple[str, str]]) -> None:
+    # a history's "reached the town in 1846" was a plain number, so "When did the railway reach …?" had no answer
+    assert [(q.kind, q.text) for q in extract_quantities(text)] == expected
+
+
+
+def test_digits_glued_to_a_capitalised_word_name_a_code_not_an_amount() -> None:
+    # "Severity: SEV-1" answered "How long did the outage last?" with its "1"; "COVID-19 cases" counted 19 cases
+    assert [(q.kind, q.text, q.identifier) for q in extract_quantities("Severity: SEV-1, COVID-19 cases")] == [
+        ("number", "SEV-1", True), ("number", "COVID-19", True)]
+    assert [(q.kind, q.text) for q in extract_quantities("by mid-2026")] == [("date", "2026")]
+
+
+def test_a_capitalised_word_before_a_number_with_a_unit_is_no_label() -> None:
+    # "Today 24 miles are navigable" read as a name like "Level 2", so "How many miles …?" found no count
+    assert [(q.kind, q.text) for q in extract_quantities("Today 24 miles are navigable.")] == [("count", "24 miles")]
+    assert [(q.kind, q.identifier) for q in extract_quantities("Level 2 members pay less.")] == [("number", True)]
