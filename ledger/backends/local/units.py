@@ -13,18 +13,20 @@ import re
 from dataclasses import dataclass
 from functools import cache, cached_property, lru_cache
 
-from ingest.chunking import SECTION_SEPARATOR
+from ingest.chunking import SECTION_SEPARATOR, is_field
 from ledger.core.types import Chunk
 from ledger.judge.claims import contains_numeric, content_stems, exclusion_reason
 from ledger.text.injection import as_evidence
 from ledger.text.lexicon import lexicon
 from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
 from ledger.text.sentences import split_sentences
-from ledger.text.terms import is_negated, key_terms
+from ledger.text.terms import STOPWORDS, is_negated, key_terms
 
 _BULLET = re.compile(r"[ \t]*(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))[ \t]+$")
 _TERMINAL = re.compile(r"[.!?][\"')\]*]*$")
 _LABEL_LINE = re.compile(r"^[A-Z][\w ()/&.-]{1,40}:\s+\S")
+# The label of a "Label: value" line, read from the line's start ("Visitor centre: At the top lock. ").
+_LINE_FIELD = re.compile(r"^([A-Z][\w ()/&'-]{0,40}):\s+\S")
 _HEADING_PREFIX = re.compile(r"^(?:#{1,6}\s*)?(?:(?:\d{1,3}[.)]|[A-Z][.)]|§\s*\d+)(?:\d+[.)]?)*\s+)?")
 # A clause number opening a sentence ("7.3 The Licensee shall ..."): the document's numbering, not part of what it says.
 CLAUSE_NUMBER = re.compile(r"^(?:\d{1,3}\.)+\d{1,3}\.?\s+(?=[A-Z])")
@@ -51,6 +53,11 @@ class Unit:
     def stems(self) -> frozenset[str]:
         """Content stems, for focus overlap and near-duplicate tests."""
         return frozenset(content_stems(self.text))
+
+    @property
+    def under_title(self) -> bool:
+        """Whether its heading is only the document's title."""
+        return _title_key(self.section) == _title_key(self.chunk.title or "")
 
     @cached_property
     def heading_stems(self) -> frozenset[str]:
@@ -139,7 +146,8 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                 lead = clean[:-1]  # … and gives the items under it their subject
                 continue
             if reason == "heading" or (not is_item and not clean.endswith(",") and (
-                    reason == "fragment" or (reason == "question" and _own_line(text, at, piece))
+                    (reason == "fragment" and not is_field(clean))
+                    or (reason == "question" and _own_line(text, at, piece))
                     or (reason is None and not _TERMINAL.search(clean) and not _LABEL_LINE.match(clean)
                         and not contains_numeric(clean)))):
                 # an unpunctuated line without a figure or a label is a heading ("3. Opening hours"); so is a
@@ -150,6 +158,12 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                 continue
             if clean[:1].islower() and not text[:at].strip():
                 continue  # the chunk starts mid-sentence: the head of this sentence is in the previous chunk
+            field = _LINE_FIELD.match(_clean(text[line_start:at])) if line_start < at and not is_item else None
+            if field and not _LINE_FIELD.match(clean) and clean.split()[0].lower() not in STOPWORDS:
+                # a field's later sentences without a subject of their own are still its value: "Visitor centre: At
+                # the top lock. Open April to October." says when the visitor centre opens ("Required: a book by …
+                # The library has three copies." is a sentence of its own)
+                clean = f"{field.group(1)}: {clean}"
             if not is_item:
                 lead = ""  # a paragraph ends the list its lead-in introduced
             elif lead:  # every item finishes its lead-in's sentence: "We will not pay for: theft from an empty home"
@@ -163,7 +177,8 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                     and not _LABEL_LINE.match(clean)):
                 clean = f"{headings[-1][1]}: {_lower_first(clean)}"  # "Parking: two bays per flat"
             units.append(Unit(clean, chunk, chunk.start_char + at))
-    return [_with_section(u, _paths(headings, depths), chunk.start_char) for u in units]
+    opening = headings[0][0] if headings and chunk.start_char == 0 and not text[:headings[0][0]].strip() else -1
+    return [_with_section(u, _paths(headings, depths, opening), chunk.start_char) for u in units]
 
 
 def _own_line(text: str, at: int, piece: str) -> bool:
@@ -198,14 +213,15 @@ def _depth(piece: str) -> int:
     return len(marks.group(1)) if marks else 0
 
 
-def _paths(headings: list[tuple[int, str]], depths: list[int]) -> list[tuple[int, str]]:
+def _paths(headings: list[tuple[int, str]], depths: list[int], opening: int) -> list[tuple[int, str]]:
     """Each heading with the Markdown headings it is under in the chunk, nearest last ("Version 5.2 › Fixed"); not
-    the level-1 title."""
+    the document's title, the level-1 heading it opens with (at `opening`, or -1): a later level-1 heading is a
+    section ("# 3. Protective equipment")."""
     out = []
     for k, (at, text) in enumerate(headings):
         path, level = [text], depths[k] or 7
         for j in range(k - 1, -1, -1):
-            if 1 < depths[j] < level:
+            if 0 < depths[j] < level and (depths[j] > 1 or headings[j][0] != opening):
                 path.insert(0, headings[j][1])
                 level = depths[j]
         out.append((at, SECTION_SEPARATOR.join(path)))

@@ -63,7 +63,7 @@ from ledger.judge.word_relations import (
 )
 from ledger.text.lexicon import lexicon
 from ledger.text.measures import is_speed, measure_word, unit_size
-from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
+from ledger.text.quantities import Quantity, compare_quantities, extract_quantities, is_code
 from ledger.text.terms import is_negated
 
 # Score = similarity + OVERLAP_WEIGHT × share of focus stems + FIGURE_BONUS when a wanted figure is present.
@@ -150,11 +150,15 @@ class LocalWriter:
         weights = _focus_weights(whole.focus, units)
         codes = [t for t in named_terms(question) if any(c.isdigit() for c in t)]
         scores = self._scores(whole, figures, unit_vecs @ q_vec, units, weights, codes)
+        # a passage whose limits leave out the question's own case ("grants under £5,000" for a £8,000 grant) when
+        # another's hold it ("grants of £5,000 or more"); alone, it answers ("Can I claim £30?": "up to £25")
+        within = [_within_bounds(figures, u.quantities) for u in units]
+        outside = frozenset(i for i, w in enumerate(within) if w is False) if True in within else frozenset[int]()
         answers: list[list[tuple[float, int]]] = []
         for part, vec in zip(parts, part_vecs, strict=True):
             sims = unit_vecs @ vec
             part_scores = self._scores(part, figures, sims, units, weights, codes) if len(parts) > 1 else scores
-            answers.append(self._answers(part, part_scores, units, (sims, relevance(vec, sims)), unknown))
+            answers.append(self._answers(part, part_scores, units, (sims, relevance(vec, sims)), unknown, outside))
         if (ranked := _extreme_row_unit(question, units, answers)) is not None:
             # "Which plan is the cheapest?" over a table: its row at that end, unless a sentence says it in words
             return WrittenAnswer(cite(ranked.text, [ranked.chunk.hash]), answered=True, units=[ranked],
@@ -228,6 +232,10 @@ class LocalWriter:
             # "longer than 3 hours" should find "3 hours or longer", not "under 3 hours"; a figure the heading gives
             # ("Version 5.2 › Fixed") is the sentence's when the sentence's own figures say nothing of it
             for found in (unit.quantities, unit.section_quantities) if figures else ():
+                within = _within_bounds(figures, found)
+                if within is not None:  # "for a £8,000 grant": "grants of £5,000 or more", not "under £5,000"
+                    score += FIGURE_MATCH if within else -FIGURE_MATCH
+                    break
                 agreement = compare_quantities(figures, found) if found else None
                 if agreement is not None and (agreement.matched or agreement.conflicts):
                     score += FIGURE_MATCH if agreement.matched else -FIGURE_MATCH
@@ -242,7 +250,7 @@ class LocalWriter:
 
     def _answers(
         self, part: QuestionPart, scores: list[float], units: list[Unit], sims: tuple[np.ndarray, np.ndarray],
-        unknown: frozenset[str],
+        unknown: frozenset[str], outside: frozenset[int] = frozenset(),
     ) -> list[tuple[float, int]]:
         """(score, unit index) of the units that answer a part, best first: relevant, on its focus words, with a
         figure when one is asked, and within RUNNER_UP_MARGIN of the best one. Empty when none does.
@@ -251,11 +259,11 @@ class LocalWriter:
         manager"), and then also by the unit of that document that names whoever holds the role ("Our treasurer is
         Priya Okonkwo."), however it scores."""
         if not part.wants_person:
-            return self._scan(part, scores, units, sims, unknown, ())
-        found = self._scan(part, scores, units, sims, unknown, ("name",))
+            return self._scan(part, scores, units, sims, unknown, (), outside)
+        found = self._scan(part, scores, units, sims, unknown, ("name",), outside)
         if found:
             return found
-        found = self._scan(part, scores, units, sims, unknown, ("name", "role"))
+        found = self._scan(part, scores, units, sims, unknown, ("name", "role"), outside)
         if found:
             holder = _holder(units[found[0][1]], part.text, units, {i for _, i in found})
             if holder is not None:
@@ -264,7 +272,7 @@ class LocalWriter:
 
     def _scan(
         self, part: QuestionPart, scores: list[float], units: list[Unit], sims: tuple[np.ndarray, np.ndarray],
-        unknown: frozenset[str], naming: tuple[str, ...],
+        unknown: frozenset[str], naming: tuple[str, ...], outside: frozenset[int] = frozenset(),
     ) -> list[tuple[float, int]]:
         """`_answers` with the ways a unit may name someone for a "who" part (`naming`: "name", "role")."""
         found: list[tuple[float, int]] = []
@@ -272,6 +280,8 @@ class LocalWriter:
             unit, score, sim, relevant = units[i], scores[i], float(sims[0][i]), float(sims[1][i])
             if score < ANSWER_BAR:
                 break
+            if i in outside:
+                continue  # its limits leave out the case asked about
             if relevant < self.settings.min_relevance:  # the unit, or one clause of a long one
                 continue  # word overlap alone ("Reporting line" for "report") makes no answer; look further
             if found and score < found[0][0] - RUNNER_UP_MARGIN:
@@ -318,11 +328,24 @@ class LocalWriter:
         return kept
 
 
+def _within_bounds(figures: list[Quantity], found: list[Quantity]) -> bool | None:
+    """Whether the question's amounts fall within the limits a passage sets on amounts of their kind ("grants of
+    £5,000 or more" holds a £8,000 grant, "grants under £5,000" does not); None when the passage sets no such limit.
+    The question's figure is a case to look up, not a claim to check against the limit."""
+    verdicts = [q.value >= e.value if e.bound == "min" else q.value <= e.value
+                for q in figures if not q.bound and q.kind in ("money", "count", "duration", "percent")
+                for e in found if e.bound in ("min", "max") and e.kind == q.kind and e.unit == q.unit
+                and not e.upper and not q.upper]
+    return any(verdicts) if verdicts else None
+
+
 def _heading_asks(part: QuestionPart, unit: Unit) -> bool:
     """Whether the heading above a unit restates the part: it names every focus word, and negates as the part does
     ("What is not covered" over a list of exclusions answers "What does the policy not cover?"; "What is covered"
-    does not)."""
-    return (bool(part.focus) and bool(unit.section) and stems_cover(part.focus, unit.heading_stems) == len(part.focus)
+    does not). The document's title heads every sentence alike and restates nothing ("Incident report: checkout
+    outage" above "Severity: SEV-1" answers no "How long did the checkout outage last?")."""
+    return (bool(part.focus) and bool(unit.section) and not unit.under_title
+            and stems_cover(part.focus, unit.heading_stems) == len(part.focus)
             and is_negated(unit.section) == is_negated(part.text))
 
 
@@ -368,6 +391,8 @@ def _code_shape(code: str) -> re.Pattern[str]:
 
 
 _NAME = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?")
+# A speaker's label before what they say of themselves ("SANDRA: I can …", "Dr Lee: We will …").
+_SPEAKER = re.compile(r"([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}): (?:I|I'll|I'm|I've|I'd|We|We'll|We've)\b")
 
 
 def _names_someone(question: str, unit: Unit) -> str:
@@ -380,6 +405,9 @@ def _names_someone(question: str, unit: Unit) -> str:
     dates = lex.word_set("calendar", "months") | lex.word_set("calendar", "weekdays")  # "every Tuesday" names no one
     if any(m.start() > 0 and m.group(0).lower() not in asked | dates for m in _NAME.finditer(text)):
         return "name"
+    speaker = _SPEAKER.match(text)
+    if speaker and speaker.group(1).lower() not in asked:
+        return "name"  # a transcript's "SANDRA: I can run the seed swap table": the speaker is who does it
     return "role" if _roles(question, text) else ""
 
 
@@ -445,8 +473,11 @@ def _extreme_row_unit(question: str, units: list[Unit], answers: list[list[tuple
 
 
 def _states_figure(part: QuestionPart, unit: Unit) -> bool:
-    """Whether a unit states the figure a part asks for: any figure, or for "how soon" a deadline in words."""
-    return unit.has_figure or (part.kinds >= DEADLINE_KINDS and bool(DEADLINE_WORDS.search(unit.text)))
+    """Whether a unit states the figure a part asks for: any figure (for "how long", "how much" … not a code's number:
+    "SEV-1"), or for "how soon" a deadline in words."""
+    named_only = bool(part.kinds) and bool(unit.quantities) and all(is_code(q) for q in unit.quantities)
+    deadline = part.kinds >= DEADLINE_KINDS and bool(DEADLINE_WORDS.search(unit.text))
+    return (unit.has_figure and not named_only) or deadline
 
 
 def _fits(part: QuestionPart, unit: Unit) -> bool:
@@ -461,7 +492,7 @@ def _fits(part: QuestionPart, unit: Unit) -> bool:
     framing = f"{unit.section} {unit.chunk.section} {unit.chunk.title or ''}"  # its headings, in the chunk or above it
     if part.periods and period_conflict(part.periods, periods(f"{unit.text} {framing}")):
         return False
-    kinds = {_kind(q, unit.text) for q in unit.quantities}
+    kinds = {_kind(q, unit.text) for q in unit.quantities if not is_code(q)}
     if part.kinds and kinds and not kinds & part.kinds:
         return False
     if part.counted:  # "three home visits" answers "how many visits", "a Level 3 member" not "how many members"

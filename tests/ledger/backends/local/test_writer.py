@@ -643,3 +643,44 @@ def test_a_version_a_heading_gives_is_the_sentences_version(embedder) -> None:  
                        "Release notes", None, "rn", 1, 0)
     answer = LocalWriter(embedder, RevisionSettings()).write("What changed in version 5.2?", [notes])
     assert answer.answered and "dark mode" in answer.text.lower() and "free plan" not in answer.text
+
+
+def test_a_year_before_1900_answers_when(embedder) -> None:  # type: ignore[no-untyped-def]
+    history = make_chunk("## The working years\n\nThe ferry carried 2,000 passengers a week. The bridge opened in "
+                         "1876. Traffic fell quickly after that.", "A river crossing", None, "h", 1, 0)
+    answer = LocalWriter(embedder, RevisionSettings()).write("When did the bridge open?", [history])
+    assert answer.answered and "1876" in answer.text
+
+
+def test_a_field_line_heads_nothing_and_its_later_sentences_keep_its_label() -> None:
+    chunk = make_chunk("Minutes of the allotment meeting\n\nPresent: Ana Ruiz, Tom Hale\nApologies: Ben Cole\n\n"
+                       "The hut roof leaks.\n\nShop: At the north gate. Open Saturdays, 9am to noon.\n"
+                       "Note: Seeds are sold at cost. The shop takes cards.", "Minutes", None, "m", 1, 0)
+    units = {u.text: u.section for u in evidence_units([chunk])}
+    assert units["The hut roof leaks."] != "Apologies: Ben Cole"  # "Label: value" is a field, not a heading
+    assert "Shop: Open Saturdays, 9am to noon." in units  # a subjectless sentence is still the field's value
+    assert "The shop takes cards." in units  # a sentence with its own subject stands alone
+
+
+def test_how_long_is_not_answered_by_the_number_of_a_code(embedder) -> None:  # type: ignore[no-untyped-def]
+    report = make_chunk("# Outage report: payment failures\n\nSeverity: SEV-2\n\n## Summary\n\nPayments failed for "
+                        "45 minutes on Monday morning.", "Outage report: payment failures", None, "o", 1, 0)
+    answer = LocalWriter(embedder, RevisionSettings()).write("How long did the payment outage last?", [report])
+    assert answer.answered and "45 minutes" in answer.text and "SEV-2" not in answer.text
+
+
+def test_a_question_s_amount_picks_the_passage_whose_limits_hold_it(embedder) -> None:  # type: ignore[no-untyped-def]
+    rules = make_chunk("## Deposits\n\nNo deposit is needed for bookings under £500. For bookings of £500 or more, a "
+                       "deposit of 20% is due when you book.", "Booking terms", None, "b", 1, 0)
+    writer = LocalWriter(embedder, RevisionSettings())
+    large = writer.write("What deposit is needed for a £900 booking?", [rules])
+    assert "20%" in large.text and "under £500" not in large.text
+    small = writer.write("Is a deposit needed for a £300 booking?", [rules])
+    assert "under £500" in small.text
+
+
+def test_a_speaker_who_says_i_will_answers_who(embedder) -> None:  # type: ignore[no-untyped-def]
+    transcript = make_chunk("Volunteer meeting\n\nANA: The fence by the pond is broken.\nTOM: I can fix the fence "
+                            "on Saturday.\nANA: Thanks.", "Volunteer meeting", None, "t", 1, 0)
+    answer = LocalWriter(embedder, RevisionSettings()).write("Who will fix the fence?", [transcript])
+    assert answer.answered and "TOM: I can fix the fence" in answer.text
