@@ -33,7 +33,7 @@ from ledger.judge.support_rules import (
     features,
 )
 from ledger.judge.word_relations import one_inside_the_other
-from ledger.text.quantities import compare_quantities, extract_quantities
+from ledger.text.quantities import Agreement, compare_quantities, extract_quantities
 from ledger.text.sentences import label_lines, split_sentences
 from ledger.text.terms import coverage, key_terms, polarity
 
@@ -102,8 +102,8 @@ def _parts(sentence: str) -> list[tuple[str, int, int, tuple[str, ...]]]:
     by ", and" or ", but" (read only as a fallback: `_Candidate.fallback`); not the cells of a table row's sentence,
     whose semicolons are inside its brackets ("Lamb shank (Price: £19.75; Contains: celery).")."""
     clause = _CLAUSE if ";" in sentence else _JOINED if len(sentence.split()) >= LONG_SENTENCE_WORDS else None
-    if clause is None:
-        return []
+    if clause is None or (clause is _CLAUSE and _bracketed_semicolons(sentence)):
+        return []  # a middle cell ("Deadline: 15 September") read alone loses its row ("Autumn (…")
     out: list[tuple[str, int, int, tuple[str, ...]]] = []
     for m in clause.finditer(sentence):
         piece = m.group(0).strip()
@@ -111,6 +111,33 @@ def _parts(sentence: str) -> list[tuple[str, int, int, tuple[str, ...]]]:
             start = sentence.index(piece, m.start())
             out.append((piece, start, start + len(piece), (piece,)))
     return out
+
+
+def _with_stated_figures(cand: _Candidate, passage: str, agreement: Agreement) -> tuple[str, int, int]:
+    """(quote, start, end) of a candidate, with the passage's sentences that state the claim's figures it lacks
+    ("# Incident report: outage on 3 November … The service returned errors for 77 minutes."): a quote shows every
+    figure the verdict rests on."""
+    quote, start, end = cand.text, cand.start, cand.end
+    for m in agreement.matches:
+        if not m.elsewhere or m.evidence is None:
+            continue
+        stated = next(((s, a, b) for s, a, b in split_sentences(passage) if a <= m.evidence.start < b), None)
+        if stated is None or stated[0] in quote:
+            continue
+        quote = f"{quote} … {stated[0]}" if stated[1] >= end else f"{stated[0]} … {quote}"
+        if start >= 0:
+            start, end = min(start, stated[1]), max(end, stated[2])
+    return quote, start, end
+
+
+def _bracketed_semicolons(sentence: str) -> bool:
+    """Whether every semicolon of a sentence is inside brackets, as in a table row's sentence."""
+    depth, inside = 0, []
+    for ch in sentence:
+        depth += (ch == "(") - (ch == ")")
+        if ch == ";":
+            inside.append(depth > 0)
+    return bool(inside) and all(inside)
 
 
 UNCHECKED = "could not be checked"  # how the reason of a pair that failed on a bug starts
@@ -316,7 +343,10 @@ class LocalSupportChecker:
                                                 passage)
                 if denied is not None:
                     f, (support, rule, reason) = denied
-            check = SupportCheck(support, cand.text, float(sims[i]), reason, rule, cand.start, cand.end,
+            quote, start, end = cand.text, cand.start, cand.end
+            if support in ("full", "partial"):
+                quote, start, end = _with_stated_figures(cand, passage, f.quantities)
+            check = SupportCheck(support, quote, float(sims[i]), reason, rule, start, end,
                                  negated=f.claim_negated and f.quote_negated)
             checks.append((scores[i], f.coverage, check))
         return choose_check(checks)

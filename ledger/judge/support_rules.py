@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ledger.core.types import Support
 from ledger.text.alignment import states_verbatim
@@ -222,7 +222,7 @@ def _with_context(agreement: Agreement, context: list[Quantity], passage: str = 
         if m.status == "absent" and passage:
             stated = extract_quantities(passage) if stated is None else stated
             found = compare_quantities([m.claim], stated).matches[0]
-            m = found if found.status == "matched" and not found.sources else m
+            m = replace(found, elsewhere=True) if found.status == "matched" and not found.sources else m
         if m.status == "absent" and m.claim.kind == "date" and m.claim.parts[1:] == (None, None, None):
             continue
         kept.append(m)

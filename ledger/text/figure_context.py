@@ -23,6 +23,8 @@ _SENTENCE_END = re.compile(r"[.;!?]\s+")
 _WRAPPED = re.compile(r"(?<![.:;!?|])\n(?=[a-z0-9$€£(])")
 # Where the words after a figure stop describing it and start describing the next one.
 _CLAUSE_BREAK = re.compile(r"[,;]|\b(?:and|or|but|which|while|whereas)\b", re.IGNORECASE)
+# A table row as ingest renders it: "Key (Header: value; Header: value)." (ingest.tables.row_sentence)
+_ROW = re.compile(r"\s*([^():;\n]{1,80}?) \((?=[^()\n]*?: )")
 _RANGE_GAP = re.compile(r"\s*(?:to|through|-|–|—|--|and)\s*", re.IGNORECASE)
 
 
@@ -35,6 +37,8 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
         if not qs:
             continue
         cursor, shared = line_start, frozenset[str]()
+        keyed = _ROW.match(line)  # a table row's sentence: its fields are the row's ("Autumn (Deadline: …)")
+        row = frozenset(key_terms(keyed.group(1))) if keyed else frozenset[str]()
         line_terms: frozenset[str] | None = None  # the line's words without its figures, computed once per line
         described: list[Quantity] = []
         for n, q in enumerate(qs):
@@ -68,7 +72,8 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                 if line_terms is None:
                     line_terms = frozenset(key_terms(_strip_figures(line, qs, line_start)))
                 terms = line_terms
-            described.append(replace(q, about=terms, labelled=labelled))
+            in_row = bool(row) and labelled and q.start > line_start + keyed.end(1)  # type: ignore[union-attr]
+            described.append(replace(q, about=terms, labelled=labelled, row=row if in_row else frozenset()))
             cursor = after_end
         for n, q in enumerate(described[:-1]):
             nxt = described[n + 1]

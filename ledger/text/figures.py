@@ -32,6 +32,7 @@ class Quantity:
     ranged: bool = False  # one end of a range: compared exactly, never as "inside" another range
     about: frozenset[str] = frozenset()  # key terms of the words that describe the figure
     labelled: bool = False  # written as a field: "Start date: 2025-09-15"
+    row: frozenset[str] = frozenset()  # key terms of the row a table cell is of: "autumn" of "Autumn (Deadline: …)"
     identifier: bool = False  # a name rather than an amount: "Level 2", "Phase 1", "Section 4"
     baseline: bool = False  # the date of what a figure is compared with: "12 complaints, compared with 15 in 2022"
     difference: str = ""  # a difference between two figures, by what it measures (the first word of its group in
@@ -49,6 +50,7 @@ class QuantityMatch:
     anchor: int = 0
     derivation: str = ""  # how the claim's figure is worked out from evidence figures ("1893 − 1889"), if it is
     sources: tuple[Quantity, ...] = ()  # the evidence figures it is worked out from (the larger or later first)
+    elsewhere: bool = False  # the evidence figure is stated in the quote's passage, outside the quote
 
 
 @dataclass(frozen=True)

@@ -575,7 +575,7 @@ def _anchored(q: Quantity, e: Quantity, anchor: int) -> bool:
     or the same name ("Level 2"); bare figures with no words around them are taken to be about the same thing."""
     if q.identifier or not (q.about or e.about):
         return True
-    if _other_field(q, e):
+    if _other_field(q, e) or _other_row(q, e):
         return False
     ours, theirs = _about(q), _about(e)
     return bool(ours and theirs) and (anchor >= min(2, len(ours), len(theirs)) or (anchor >= 1 and e.labelled))
@@ -585,6 +585,13 @@ def _other_field(q: Quantity, e: Quantity) -> bool:
     """Whether two figures are fields with different labels: a field is named by its whole label ("Date: 14 March"
     is neither "Closing date: 15 December" nor "End date: …", however alike the words)."""
     return q.labelled and e.labelled and _about(q) != _about(e)
+
+
+def _other_row(q: Quantity, e: Quantity) -> bool:
+    """Whether an evidence figure is a cell of a table row the claim's figure is not about: the claim names something
+    else and not the row ("the spring deadline" against "Autumn (Deadline: 15 September)"); a claim that names no
+    row may be about any ("the deadline is …")."""
+    return bool(e.row) and not e.row & q.about and bool(q.about - e.about - e.row)
 
 
 def _about(q: Quantity) -> frozenset[str]:

@@ -504,7 +504,9 @@ def _negations(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str], in
         listed = _LIST.match(after)
         heads = (frozenset(key_terms(listed.group(1))) if listed and not adjective and cue not in rules.cessation
                  else frozenset(scope[:1]))
-        elided = _elided(cleaned, m.start()) if not scope and not adjective else None
+        # only a cue with nothing after it in its clause leaves its verb out: "instead of 200" has its object
+        bare = not re.search(r"\w", after)
+        elided = _elided(cleaned, m.start()) if not scope and not adjective and bare else None
         if elided:
             scope, heads = elided
         out.append((cue, scope, heads, m.start(), elided is not None))

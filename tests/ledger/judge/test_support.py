@@ -102,6 +102,9 @@ def test_decide_support(case: str, f: SupportFeatures, support: str, reason_has:
         # A negation with its verb left out denies the previous clause of its own subject only.
         ("Exports to Chile rose in March.", "Imports from Chile rose in March, but exports to Chile did not.", True),
         ("Imports from Chile rose in March.", "Imports from Chile rose in March, but exports to Chile did not.", False),
+        # ... but a cue with an object after it leaves no verb out: "instead of 200" is no elided denial
+        ("The fault set the pool to 20 instead of 200.", "Cause … A typo set the pool size to 20 instead of 200.",
+         False),
         # "excluded" negates as a predicate, like "prohibited".
         ("Wear parts such as tyres and brake pads are excluded from the warranty.",
          "The warranty does not cover wear parts such as tyres and brake pads.", False),
@@ -504,3 +507,26 @@ def test_a_clause_of_a_long_sentence_supports_when_the_whole_sentence_does_not(e
     (check,) = checker.check([("Mrs Helen Price retires after 22 years.", make_chunk(text))])
     assert check.support == "full", check.reason
     assert check.quote == "say goodbye to Mrs Helen Price, who retires after 22 years at Hollins."
+
+
+def test_a_middle_cell_of_a_table_row_is_never_read_without_its_row(embedder: object) -> None:
+    header = "| Round | Opens | Deadline | Decision by |\n|---|---|---|---|\n"
+    autumn_row = "| Autumn | 1 July 2027 | 15 September 2027 at noon | 20 November 2027 |\n"
+    rounds = chunk(header + "| Spring | 12 January 2027 | 27 February 2027 at noon | 30 April 2027 |\n" + autumn_row)
+    autumn = chunk(header + autumn_row)
+    checker = LocalSupportChecker(embedder)  # type: ignore[arg-type]
+    both, alone = checker.check([("The spring deadline is 27 February 2027 at noon.", c) for c in (rounds, autumn)])
+    assert both.support == "full", both.reason
+    # "Deadline: 15 September 2027" read alone was the spring deadline's rival: contradicted
+    assert alone.support != "contradicted", alone.reason
+
+
+def test_a_quote_shows_the_sentence_that_states_a_figure_it_lacks(embedder: object) -> None:
+    report = chunk("# Outage report: payments on 3 May 2026\n\nSeverity: SEV-2\n\n## Summary\n\nCard payments failed "
+                   "for part of the morning. The payment service returned errors for 45 minutes. About 900 orders "
+                   "failed.")
+    checker = LocalSupportChecker(embedder)  # type: ignore[arg-type]
+    (check,) = checker.check([("The payments outage on 3 May 2026 lasted 45 minutes.", report)])
+    assert check.support == "full", check.reason
+    assert "45 minutes" in check.quote  # not the title heading alone
+    assert "45 minutes" in report.text[check.quote_start:check.quote_end]

@@ -643,3 +643,16 @@ def test_a_capitalised_word_before_a_number_with_a_unit_is_no_label() -> None:
     # "Today 24 miles are navigable" read as a name like "Level 2", so "How many miles …?" found no count
     assert [(q.kind, q.text) for q in extract_quantities("Today 24 miles are navigable.")] == [("count", "24 miles")]
     assert [(q.kind, q.identifier) for q in extract_quantities("Level 2 members pay less.")] == [("number", True)]
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("The spring deadline is 27 February 2027.", ["absent"]),  # another row's deadline says nothing of spring
+        ("The autumn deadline is 27 February 2027.", ["conflict"]),
+        ("The deadline is 27 February 2027.", ["conflict"]),  # a claim that names no row may be about any
+    ],
+)
+def test_a_table_cell_is_about_its_row(claim: str, expected: list[str]) -> None:
+    row = "Autumn (Applications open: 1 July 2027; Deadline: 15 September 2027; Decision by: 20 November 2027)."
+    assert statuses(claim, row) == expected
