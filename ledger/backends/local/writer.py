@@ -509,6 +509,7 @@ def _counts_what_is_asked(part: QuestionPart, unit: Unit) -> bool:
                _counts(part.counted, counted, " ".join(unit.text[q.start:].split()[:COUNTED_WORDS]))
                or _done_by(part.counted, counted, unit.text[:q.start])
                or _object_of(part, unit.text[:q.start], unit.text[q.end:])
+               or (q.labelled and part.counted <= q.about)  # "Support tickets opened: 640"
                for q in unit.quantities if q.kind in ("count", "number"))
 
 

@@ -684,3 +684,18 @@ def test_a_speaker_who_says_i_will_answers_who(embedder) -> None:  # type: ignor
                             "on Saturday.\nANA: Thanks.", "Volunteer meeting", None, "t", 1, 0)
     answer = LocalWriter(embedder, RevisionSettings()).write("Who will fix the fence?", [transcript])
     assert answer.answered and "TOM: I can fix the fence" in answer.text
+
+
+def test_a_field_s_label_says_what_its_number_counts(embedder) -> None:  # type: ignore[no-untyped-def]
+    impact = make_chunk("## Impact\n\n- Failed orders: about 900\n- Support calls received: 210\n- Refunds issued: 35",
+                        "Outage report", None, "o", 1, 0)
+    answer = LocalWriter(embedder, RevisionSettings()).write("How many support calls were received?", [impact])
+    assert answer.answered and "Support calls received: 210" in answer.text
+
+
+@pytest.mark.parametrize(("wanted", "have", "covered"), [
+    ("own", {"owner"}, True), ("use", {"user"}, True), ("art", {"artist"}, False), ("own", {"town"}, False),
+])
+def test_a_short_stem_is_covered_by_itself_or_its_doer(wanted: str, have: set[str], covered: bool) -> None:
+    # "Who owns the procedure?" missed "Owner: Laboratory Safety Officer"
+    assert stem_covered(wanted, have) is covered
