@@ -102,14 +102,15 @@ def counted_at(tokens: Sequence[Token], j: int, limit: int = 3) -> tuple[frozens
     """Stems of the content words right after a number (the thing counted: "10 full-time employees"), and the end;
     a negation ends it ("one shed no larger than" counts sheds)."""
     words: list[str] = []
-    negations = lexicon().word_set("negation", "cues")
+    negations = lexicon().word_set("negation", "cues") | lexicon().word_set("negation", "short_scope")
     while j < len(tokens) and len(words) < limit:
         w = tokens[j][0]
         if w == "-":
             j += 1
             continue
-        if not w[0].isalpha() or w.lower() in STOPWORDS or w.lower() in negations:
-            break
+        pair = f"{w} {tokens[j + 1][0]}".lower() if j + 1 < len(tokens) else ""
+        if not w[0].isalpha() or w.lower() in STOPWORDS or w.lower() in negations or pair in negations:
+            break  # "20 instead of 200", "3 rather than 4": no "instead" counted
         words.append(term_stem(w))
         j += 1
     return frozenset(words), j

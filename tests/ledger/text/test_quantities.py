@@ -656,3 +656,9 @@ def test_a_capitalised_word_before_a_number_with_a_unit_is_no_label() -> None:
 def test_a_table_cell_is_about_its_row(claim: str, expected: list[str]) -> None:
     row = "Autumn (Applications open: 1 July 2027; Deadline: 15 September 2027; Decision by: 20 November 2027)."
     assert statuses(claim, row) == expected
+
+
+def test_instead_of_and_rather_than_are_never_what_a_number_counts() -> None:
+    # a quote's figures read "(20 instead, 200)" to the user
+    assert [(q.kind, q.text) for q in extract_quantities("set the pool to 20 instead of 200")] == [
+        ("number", "20"), ("number", "200")]
