@@ -204,8 +204,17 @@ def _line_pieces(sentence: str, start: int) -> list[tuple[str, int]]:
             pieces[-1] = (pieces[-1][0] + ln, pieces[-1][1])
         at += len(ln)
         following = lines[i + 1].lstrip()[:1] if i + 1 < len(lines) else ""
-        starts_new = exclusion_reason(_clean(ln)) == "fragment" and following.isupper()
+        starts_new = following.isupper() and (exclusion_reason(_clean(ln)) == "fragment" or _line_ends(ln))
     return pieces
+
+
+def _line_ends(line: str) -> bool:
+    """Whether an unpunctuated line is whole, so that a capitalised line after it starts anew ("Hotel Miradouro,
+    Lisbon" above "Check-in 8 June"): it ends in a content word or a figure, not a comma, a bracket or a word that
+    needs more ("… sold to" above "Acme Ltd")."""
+    words = re.findall(r"[\w'’]+|[^\w\s]", line.strip())
+    return bool(words) and words[-1] not in (",", ";", ":", "(", "-", "–", "—", "&") and (
+        words[-1].lower() not in STOPWORDS)
 
 
 def _depth(piece: str) -> int:

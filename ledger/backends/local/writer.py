@@ -149,7 +149,8 @@ class LocalWriter:
         figures = extract_quantities(_COMPARATIVES.sub(_plain_comparative, question))
         weights = _focus_weights(whole.focus, units)
         codes = [t for t in named_terms(question) if any(c.isdigit() for c in t)]
-        scores = self._scores(whole, figures, unit_vecs @ q_vec, units, weights, codes)
+        # a long sentence scores by its closest clause when that is closer ("…," said Cllr Lee, cabinet member for …)
+        scores = self._scores(whole, figures, relevance(q_vec, unit_vecs @ q_vec), units, weights, codes)
         # a passage whose limits leave out the question's own case ("grants under £5,000" for a £8,000 grant) when
         # another's hold it ("grants of £5,000 or more"); alone, it answers ("Can I claim £30?": "up to £25")
         within = [_within_bounds(figures, u.quantities) for u in units]
@@ -157,7 +158,8 @@ class LocalWriter:
         answers: list[list[tuple[float, int]]] = []
         for part, vec in zip(parts, part_vecs, strict=True):
             sims = unit_vecs @ vec
-            part_scores = self._scores(part, figures, sims, units, weights, codes) if len(parts) > 1 else scores
+            part_scores = (self._scores(part, figures, relevance(vec, sims), units, weights, codes) if len(parts) > 1
+                           else scores)
             answers.append(self._answers(part, part_scores, units, (sims, relevance(vec, sims)), unknown, outside))
         if (ranked := _extreme_row_unit(question, units, answers)) is not None:
             # "Which plan is the cheapest?" over a table: its row at that end, unless a sentence says it in words
@@ -363,14 +365,20 @@ def rare_stems(text: str, concepts: bool = False) -> frozenset[str]:
 
 # a sentence this long is also read by its clauses, each of at least CLAUSE_WORDS words
 LONG_SENTENCE_WORDS, CLAUSE_WORDS = 20, 5
-_CLAUSE_CUT = re.compile(r"[,;:]\s+|\s+(?=\b(?:after|because|which|where|while|whereas|although|so that)\b)")
+_CLAUSE_CUT = re.compile(r"[,;:][\"'”’]?\s+|\s+(?=\b(?:after|because|which|where|while|whereas|although|so that)\b)")
 
 
 def _clauses(sentence: str) -> list[str]:
     """The clauses of a long sentence (at commas, semicolons and a few conjunctions); none for a short one."""
     if len(sentence.split()) < LONG_SENTENCE_WORDS:
         return []
-    return [c for c in _CLAUSE_CUT.split(sentence) if len(c.split()) >= CLAUSE_WORDS]
+    out: list[str] = []
+    for piece in _CLAUSE_CUT.split(sentence):
+        if out and len(piece.split()) < CLAUSE_WORDS and len(out[-1].split()) < CLAUSE_WORDS:
+            out[-1] = f"{out[-1]}, {piece}"  # short pieces join: "said Cllr Ana Lee, cabinet member for transport"
+        else:
+            out.append(piece)
+    return [c for c in out if len(c.split()) >= CLAUSE_WORDS]
 
 
 def _focus_weights(focus: frozenset[str], units: list[Unit]) -> dict[str, float]:

@@ -699,3 +699,22 @@ def test_a_field_s_label_says_what_its_number_counts(embedder) -> None:  # type:
 def test_a_short_stem_is_covered_by_itself_or_its_doer(wanted: str, have: set[str], covered: bool) -> None:
     # "Who owns the procedure?" missed "Owner: Laboratory Safety Officer"
     assert stem_covered(wanted, have) is covered
+
+
+def test_a_long_quote_s_speaker_and_role_answer_who(embedder) -> None:  # type: ignore[no-untyped-def]
+    release = make_chunk("# New library for Elmford\n\nThe library will open in May 2027.\n\n\"This building will give "
+                         "every family in the town a warm and quiet place to read and study,\" said Councillor Ana "
+                         "Ruiz, cabinet member for culture.", "Press release", None, "p", 1, 0)
+    answer = LocalWriter(embedder, RevisionSettings()).write("Who is the cabinet member for culture?", [release])
+    assert answer.answered and "Councillor Ana Ruiz" in answer.text
+
+
+def test_unpunctuated_lines_of_a_form_are_separate_sentences() -> None:
+    form = make_chunk("ITINERARY\n\nHOTEL\nHotel Alba, 4 Quay Street, Porto\nCheck-in 8 June, check-out 12 June "
+                      "(4 nights)\n\nNOTES\nThe registration fee has been paid by the\nUniversity of Leeds.",
+                      "Itinerary", None, "i", 1, 0)
+    texts = [u.text for u in evidence_units([form])]
+    assert "Hotel Alba, 4 Quay Street, Porto" in texts
+    assert "Check-in 8 June, check-out 12 June (4 nights)" in texts
+    # a heading line is no part of the sentence under it, and a line ending in "the" goes on
+    assert "The registration fee has been paid by the University of Leeds." in texts
