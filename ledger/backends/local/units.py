@@ -25,6 +25,9 @@ from ledger.text.terms import STOPWORDS, is_negated, key_terms
 _BULLET = re.compile(r"[ \t]*(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))[ \t]+$")
 _TERMINAL = re.compile(r"[.!?][\"')\]*]*$")
 _LABEL_LINE = re.compile(r"^[A-Z][\w ()/&.-]{1,40}:\s+\S")
+# A fenced code block ("```sh … ```") and its fence lines.
+_CODE_BLOCK = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.MULTILINE | re.DOTALL)
+_CODE_FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.MULTILINE)
 # The label of a "Label: value" line, read from the line's start ("Visitor centre: At the top lock. ").
 _LINE_FIELD = re.compile(r"^([A-Z][\w ()/&'-]{0,40}):\s+\S")
 _HEADING_PREFIX = re.compile(r"^(?:#{1,6}\s*)?(?:(?:\d{1,3}[.)]|[A-Z][.)]|§\s*\d+)(?:\d+[.)]?)*\s+)?")
@@ -128,12 +131,20 @@ def _heading_text(sentence: str) -> str:
 def _chunk_units(chunk: Chunk) -> list[Unit]:
     """The units of one chunk: its sentences in order (a table row is one, as ingest renders it)."""
     text, units = as_evidence(chunk.text), []  # a document's instructions to a model are never quoted
+    # a fenced code block's lines are code: items of the lead-in above ("Install from PyPI: pip install x"), never
+    # headings; its fences (same length in blanks, so offsets hold) are nothing
+    code = [(m.start(), m.end()) for m in _CODE_BLOCK.finditer(text)]
+    text = _CODE_FENCE.sub(lambda m: " " * len(m.group(0)), text)
     headings: list[tuple[int, str]] = []
     depths: list[int] = []  # each heading's Markdown depth (0: a plain heading line)
     lead = ""
     for sentence, start, _ in split_sentences(text):
         for piece, at in _line_pieces(sentence, start):
             clean = _clean(piece)
+            if any(a <= at < b for a, b in code):
+                if lead and clean:
+                    units.append(Unit(f"{lead}: {clean}", chunk, chunk.start_char + at))
+                continue
             reason = exclusion_reason(clean)
             if reason == "fragment" and clean.endswith(".") and len(clean.split()) == 1:
                 continue  # "Yes." under a question: an answer word, not the heading of what follows

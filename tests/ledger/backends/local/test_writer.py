@@ -718,3 +718,13 @@ def test_unpunctuated_lines_of_a_form_are_separate_sentences() -> None:
     assert "Check-in 8 June, check-out 12 June (4 nights)" in texts
     # a heading line is no part of the sentence under it, and a line ending in "the" goes on
     assert "The registration fee has been paid by the University of Leeds." in texts
+
+
+def test_a_code_block_is_the_item_of_its_lead_in_and_never_a_heading(embedder) -> None:  # type: ignore[no-untyped-def]
+    readme = make_chunk("# yamlfix\n\n## Installation\n\nInstall from PyPI:\n\n```sh\npip install yamlfix\n```\n\n"
+                        "## Usage\n\nThe default indent is 2 spaces.", "yamlfix", None, "r", 1, 0)
+    texts = {u.text: u.section for u in evidence_units([readme])}
+    assert "Install from PyPI: pip install yamlfix" in texts
+    assert texts["The default indent is 2 spaces."] == "Usage"  # "pip install yamlfix" heads nothing
+    answer = LocalWriter(embedder, RevisionSettings()).write("How do I install yamlfix?", [readme])
+    assert answer.answered and "pip install yamlfix" in answer.text
