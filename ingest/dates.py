@@ -36,6 +36,7 @@ _LABEL_RANKS: dict[str, int] = {
     "published on": 3,
     "publication date": 3,
     "published": 3,
+    "for immediate release": 3,
     "recorded on": 3,
     "recorded": 3,
     "last updated": 4,

@@ -19,6 +19,7 @@ from ledger.core.errors import ModelError
 from ledger.core.types import Chunk
 from ledger.judge.support import SAYS_MORE, SupportCheck, SupportChecker
 from ledger.judge.support_rules import figures_stated_otherwise
+from ledger.text.figure_context import is_row_sentence
 from ledger.text.quantities import compare_quantities, extract_quantities
 from ledger.text.terms import unstated_tail
 
@@ -65,14 +66,16 @@ def label_indices(id2label: Mapping[Any, str]) -> dict[str, int]:
 
 def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThresholds | None = None,
             figures_reworded: bool = True, added: tuple[str, ...] = (),
-            stated_otherwise: bool = False) -> SupportCheck:
+            stated_otherwise: bool = False, tabular: bool = False) -> SupportCheck:
     """The support after the model's say on the local check's quote. Pure.
 
     - a local contradiction from figures, dates, negation or a swapped name stands, and so does a quote that states
       the claim word for word;
     - a contradiction the model is sure of (>= `contradiction`) turns full or partial support into contradicted,
       except where both sides deny the statement ("banned" against "not permitted": `SupportCheck.negated`) or the
-      rules matched a figure the quote gives as another number or unit ("20%" for "a fifth": `stated_otherwise`);
+      rules matched a figure the quote gives as another number or unit ("20%" for "a fifth": `stated_otherwise`), or
+      matched every figure in the cells of a table row, which the model reads as prose ("Surplus (2025: £64,100;
+      2024: £72,300)": `tabular`);
     - support the model reads as neutral (>= `unstated`) and hardly entailed (< UNSTATED_ENTAILMENT) is dropped: the
       claim adds a cause, a condition or a detail the quote does not give ("..., because it can affect the baby's
       heart"), which the rules' word overlap cannot see; not when a figure the rules matched is written otherwise
@@ -93,7 +96,7 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     if (local.support == "contradicted" and local.rule in _LOCAL_DECISIVE) or local.rule in _UNREAD:
         return local
     if (local.support in ("full", "partial") and contra >= t.contradiction and not local.negated
-            and not (local.rule == "full_figures" and stated_otherwise)):
+            and not (local.rule == "full_figures" and (stated_otherwise or tabular))):
         # (not where both sides deny it, "banned" against "not permitted", nor where the quote gives a figure the
         # rules matched as another number or unit, "20%" for "a fifth": the model reads either as a contradiction)
         return replace(local, support="contradicted", rule="nli", reason=f"the model reads a contradiction ({said})")
@@ -228,7 +231,7 @@ class CrossEncoderSupportChecker:
             reworded = local[i].rule == "full_figures" and figures_reworded(claim, local[i].quote)
             otherwise = reworded and figures_stated_otherwise(claim, local[i].quote)
             out[i] = combine(local[i], p, self.thresholds, reworded, unstated_tail(claim, local[i].quote),
-                             otherwise)
+                             otherwise, is_row_sentence(local[i].quote))
         # (not support dropped for the words a claim adds at its end, "added": the quote alone lacks them just the same)
         dropped = [i for i in todo if out[i].rule == "unstated" and premises[i] != local[i].quote]
         alone = self.probabilities([(local[i].quote, pairs[i][0]) for i in dropped]) if dropped else []

@@ -28,6 +28,12 @@ _ROW = re.compile(r"\s*([^():;\n]{1,80}?) \((?=[^()\n]*?: )")
 _RANGE_GAP = re.compile(r"\s*(?:to|through|-|–|—|--|and)\s*", re.IGNORECASE)
 
 
+def is_row_sentence(text: str) -> bool:
+    """Whether a text is one table row as ingest renders it: "Surplus (2025: £64,100; 2024: £72,300)."."""
+    text = text.strip()
+    return bool(_ROW.match(text)) and text.endswith((")", ").")) and "\n" not in text
+
+
 def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
     """Give each figure the key terms that describe it, and join ranges ("$100.01 to $2,000")."""
     text = _WRAPPED.sub(" ", text)  # same length: offsets still hold

@@ -676,7 +676,40 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
         else:
             results.append(QuantityMatch(q, "absent", vague[0] if vague else None))
-    return Agreement(tuple(results))
+    return Agreement(tuple(_for_its_year(m, claims, evidence) for m in results))
+
+
+def _for_its_year(m: QuantityMatch, claims: Sequence[Quantity], evidence: Sequence[Quantity]) -> QuantityMatch:
+    """A claim figure found in a table row under another year's column than the year the claim gives it is in
+    conflict with the figure in that year's column: "£398,100 in 2025" against "Rent income (2025: £412,300; 2024:
+    £398,100)"."""
+    e = m.evidence
+    if (m.status != "matched" or e is None or not e.row or m.claim.kind in ("date", "weekday")
+            or m.claim.value != e.value):
+        return m  # only the claim's own figure, as written, found in another year's column
+    theirs, ours = _column_year(e, evidence), _nearest_year(m.claim, claims)
+    if theirs is None or ours is None or theirs == ours:
+        return m
+    rival = next((r for r in evidence if r.row == e.row and r.kind == e.kind and r.unit == e.unit
+                  and _column_year(r, evidence) == ours), None)
+    return m if rival is None else QuantityMatch(m.claim, "conflict", rival, m.anchor)
+
+
+def _year_only(q: Quantity) -> int | None:
+    return q.parts[0] if q.kind == "date" and q.parts[1:] == (None, None, None) and q.upper is None else None
+
+
+def _column_year(e: Quantity, evidence: Sequence[Quantity]) -> int | None:
+    """The year a table cell's figure is given for: the year that labels it ("2024: £398,100")."""
+    return next((year for d in evidence if (year := _year_only(d)) and 0 <= e.start - d.end <= 3), None)
+
+
+def _nearest_year(q: Quantity, claims: Sequence[Quantity]) -> int | None:
+    """The year a claim gives a figure for: the year-only date nearest to it, of two as near the one after it ("from
+    £398,100 in 2024 to £412,300 in 2025")."""
+    gaps = sorted((max(d.start - q.end, q.start - d.end), d.start < q.start, year)
+                  for d in claims if (year := _year_only(d)))
+    return gaps[0][2] if gaps else None
 
 
 def _date_statuses(
@@ -772,7 +805,8 @@ def _said_by_another(e: Quantity, q: Quantity, claims: Sequence[Quantity]) -> bo
 
 
 _CHANGE = re.compile(
-    r"\bfrom\s+[$€£]?\s?(\d[\d,]*(?:\.\d+)?)(?!\.?\d)\s*(?:%|[A-Za-z°]+)?\s+to\s+[$€£]?\s?(\d[\d,]*(?:\.\d+)?)(?!\.?\d)")
+    r"\bfrom\s+[$€£]?\s?(\d[\d,]*(?:\.\d+)?)(?!\.?\d)\s*(?:%|[A-Za-z°]+)?(?:\s+(?:in|during)\s+\d{4}(?:/\d{2})?)?"
+    r"\s+to\s+[$€£]?\s?(\d[\d,]*(?:\.\d+)?)(?!\.?\d)")
 
 
 def changes(text: str) -> list[tuple[float, float, str]]:
@@ -790,11 +824,37 @@ def reversed_change(claim: str, quote: str) -> tuple[str, str] | None:
     """(quote's, claim's) wording of a change the two state in opposite directions: the claim's "from 7 to 14 days"
     against the quote's "from 14 to 7" (and the quote states no change from 7 to 14). Pure."""
     theirs = changes(quote)
+    stated = {q.number for q in extract_quantities(quote)}
     for a, b, said in changes(claim):
         if a == b or any((x, y) == (a, b) for x, y, _ in theirs):
             continue
         for x, y, written in theirs:
             if (x, y) == (b, a):
                 return written, said
+        # "rose from £72,300 to £64,100" against a quote that gives both figures ("Surplus (2025: £64,100; 2024:
+        # £72,300)"): the claim's own figures go the other way
+        said_way = _direction(claim[:claim.find(said)])
+        if said_way is not None and {a, b} <= stated and said_way != (b > a):
+            way = _direction_word(b > a)
+            return f"{way} from {_plain(a)} to {_plain(b)}", f"{_direction_word(said_way)} {said}"
     return None
+
+
+def _direction(before: str) -> bool | None:
+    """Whether the words right before a "from X to Y" say it rose (True) or fell (False); None when they say neither."""
+    words = re.findall(r"[a-z]+", before.lower())[-4:]
+    lex = lexicon()
+    if any(w in lex.word_set("figures", "rising") for w in words):
+        return True
+    if any(w in lex.word_set("figures", "falling") for w in words):
+        return False
+    return None
+
+
+def _direction_word(up: bool) -> str:
+    return "a rise" if up else "a fall"
+
+
+def _plain(value: float) -> str:
+    return f"{value:,.0f}" if value == int(value) else f"{value:,}"
 

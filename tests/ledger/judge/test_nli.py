@@ -394,3 +394,12 @@ def test_the_model_does_not_overrule_a_figure_the_rules_matched_in_another_form(
     read = {"entailment": 0.05, "contradiction": 0.87}
     assert combine(figures, read, stated_otherwise=True).support == "full"
     assert combine(figures, read, stated_otherwise=False).support == "contradicted"
+
+
+def test_the_model_does_not_overturn_figures_matched_in_the_cells_of_a_table_row() -> None:
+    row = "Surplus (2025: £64,100; 2024: £72,300)."
+    matched = SupportCheck("full", row, 0.9, "all figures agree", "full_figures", 0, len(row))
+    contradiction = {"entailment": 0.04, "contradiction": 0.70, "neutral": 0.26}
+    # the model read "The surplus fell from £72,300 in 2024 to £64,100 in 2025." against the row as contradicted
+    assert combine(matched, contradiction, tabular=True).support == "full"
+    assert combine(matched, contradiction).support == "contradicted"  # prose: the model's reading stands

@@ -662,3 +662,22 @@ def test_instead_of_and_rather_than_are_never_what_a_number_counts() -> None:
     # a quote's figures read "(20 instead, 200)" to the user
     assert [(q.kind, q.text) for q in extract_quantities("set the pool to 20 instead of 200")] == [
         ("number", "20"), ("number", "200")]
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("Rent income was £398,100 in 2025.", ["conflict", "matched"]),  # the 2024 column's figure
+        ("Rent income was £412,300 in 2025, up from £398,100 in 2024.", ["matched"] * 4),
+        ("Rent income was £398,100.", ["matched"]),  # no year: either column
+    ],
+)
+def test_a_figure_in_a_table_is_for_the_year_of_its_column(claim: str, expected: list[str]) -> None:
+    assert statuses(claim, "Rent income (2025: £412,300; 2024: £398,100).") == expected
+
+
+def test_a_claim_whose_change_goes_the_other_way_than_its_own_figures_is_reversed() -> None:
+    row = "Surplus (2025: £64,100; 2024: £72,300)."
+    assert reversed_change("The surplus rose from £72,300 in 2024 to £64,100 in 2025.", row) == (
+        "a fall from 72,300 to 64,100", "a rise from £72,300 in 2024 to £64,100")
+    assert reversed_change("The surplus fell from £72,300 in 2024 to £64,100 in 2025.", row) is None
