@@ -46,6 +46,8 @@ _CLAUSE = re.compile(r"[^;]+")
 # goodbye to Y, who retires after 22 years"): each is read on its own too
 _JOINED = re.compile(r"(?:^|(?<=,\s(?:and|but)\s)).+?(?=,\s(?:and|but)\s|$)")
 LONG_SENTENCE_WORDS = 20
+# the attribution after a direct quotation: '"…," said Councillor Ana Ruiz, cabinet member for culture.'
+_ATTRIBUTION = re.compile(r"[,.!?][\"”]\s+((?:said|says|added|explained)\b[^\"“”]+)$")
 DENIAL_COVERAGE = 0.5  # a sentence of a quote denying the claim must hold this share of the claim's key terms
 log = logging.getLogger(__name__)
 
@@ -101,6 +103,9 @@ def _parts(sentence: str) -> list[tuple[str, int, int, tuple[str, ...]]]:
     """Clauses of a sentence with semicolons ("...; for a Severity 1 incident the CISO ..."), else of a long one joined
     by ", and" or ", but" (read only as a fallback: `_Candidate.fallback`); not the cells of a table row's sentence,
     whose semicolons are inside its brackets ("Lamb shank (Price: £19.75; Contains: celery).")."""
+    if (said := _ATTRIBUTION.search(sentence)) and len(said.group(1).split()) >= 4:
+        # who said a quotation, and in what role: '"…," said Councillor Ana Ruiz, cabinet member for culture.'
+        return [(said.group(1), said.start(1), said.end(1), (said.group(1),))]
     clause = _CLAUSE if ";" in sentence else _JOINED if len(sentence.split()) >= LONG_SENTENCE_WORDS else None
     if clause is None or (clause is _CLAUSE and _bracketed_semicolons(sentence)):
         return []  # a middle cell ("Deadline: 15 September") read alone loses its row ("Autumn (…")

@@ -530,3 +530,12 @@ def test_a_quote_shows_the_sentence_that_states_a_figure_it_lacks(embedder: obje
     assert check.support == "full", check.reason
     assert "45 minutes" in check.quote  # not the title heading alone
     assert "45 minutes" in report.text[check.quote_start:check.quote_end]
+
+
+def test_the_speaker_and_role_after_a_quotation_state_who_holds_the_role(embedder: object) -> None:
+    release = chunk("The library will open in May 2027.\n\n\"This building will give every family in the town a warm "
+                    "and quiet place to read and study,\" said Councillor Ana Ruiz, cabinet member for culture.")
+    checker = LocalSupportChecker(embedder)  # type: ignore[arg-type]
+    (check,) = checker.check([("Councillor Ana Ruiz is the cabinet member for culture.", release)])
+    assert check.support == "full", check.reason  # was not_found: the long quotation drowned the attribution
+    assert check.quote == "said Councillor Ana Ruiz, cabinet member for culture."
