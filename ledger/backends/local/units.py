@@ -63,6 +63,11 @@ class Unit:
         return _title_key(self.section) == _title_key(self.chunk.title or "")
 
     @cached_property
+    def title_stems(self) -> frozenset[str]:
+        """Content stems of its document's title."""
+        return _stems_of(self.chunk.title or "")
+
+    @cached_property
     def heading_stems(self) -> frozenset[str]:
         """Content stems of the heading above it."""
         return _stems_of(self.section)

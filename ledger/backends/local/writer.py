@@ -346,9 +346,12 @@ def _heading_asks(part: QuestionPart, unit: Unit) -> bool:
     ("What is not covered" over a list of exclusions answers "What does the policy not cover?"; "What is covered"
     does not). The document's title heads every sentence alike and restates nothing ("Incident report: checkout
     outage" above "Severity: SEV-1" answers no "How long did the checkout outage last?")."""
-    return (bool(part.focus) and bool(unit.section) and not unit.under_title
-            and stems_cover(part.focus, unit.heading_stems) == len(part.focus)
-            and is_negated(unit.section) == is_negated(part.text))
+    if not part.focus or not unit.section or unit.under_title or is_negated(unit.section) != is_negated(part.text):
+        return False
+    # the title may name what the heading leaves out: "Action items" in "Incident report: …" asks "What are the
+    # action items from the incident?"
+    return (stems_cover(part.focus, unit.heading_stems | unit.title_stems) == len(part.focus)
+            and stems_cover(part.focus, unit.heading_stems) * 2 >= len(part.focus))
 
 
 def rare_stems(text: str, concepts: bool = False) -> frozenset[str]:

@@ -728,3 +728,12 @@ def test_a_code_block_is_the_item_of_its_lead_in_and_never_a_heading(embedder) -
     assert texts["The default indent is 2 spaces."] == "Usage"  # "pip install yamlfix" heads nothing
     answer = LocalWriter(embedder, RevisionSettings()).write("How do I install yamlfix?", [readme])
     assert answer.answered and "pip install yamlfix" in answer.text
+
+
+def test_a_heading_and_the_document_s_title_together_restate_the_question(embedder) -> None:  # type: ignore[no-untyped-def]
+    terms = make_chunk("# Fitwell gym: membership terms\n\n## Cancellation rules\n\nTell the front desk in writing. "
+                       "Memberships end at the close of the month after the one in which notice is given.\n\n"
+                       "## Opening hours\n\nThe gym opens at 6am on weekdays.", "Fitwell gym: membership terms",
+                       None, "g", 1, 0)
+    answer = LocalWriter(embedder, RevisionSettings()).write("What are the cancellation rules of the gym?", [terms])
+    assert answer.answered and "close of the month" in answer.text and "6am" not in answer.text
