@@ -21,6 +21,7 @@ from ledger.text.quantities import (
     QuantityMatch,
     compare_quantities,
     extract_quantities,
+    for_its_year,
     reversed_change,
 )
 from ledger.text.terms import (
@@ -222,6 +223,7 @@ def _with_context(agreement: Agreement, context: list[Quantity], passage: str = 
         if m.status == "absent" and passage:
             stated = extract_quantities(passage) if stated is None else stated
             found = compare_quantities([m.claim], stated).matches[0]
+            found = for_its_year(found, [c.claim for c in agreement.matches], stated)  # not another year's cell
             m = replace(found, elsewhere=True) if found.status == "matched" and not found.sources else m
         if m.status == "absent" and m.claim.kind == "date" and m.claim.parts[1:] == (None, None, None):
             continue

@@ -53,7 +53,8 @@ from ledger.text.numbers import (
 from ledger.text.terms import STOPWORDS, is_negated, negation_cues, phrase_pattern, stem, term_stem
 
 __all__ = [
-    "Agreement", "Quantity", "QuantityMatch", "compare_quantities", "extract_quantities", "is_negated", "negation_cues",
+    "Agreement", "Quantity", "QuantityMatch", "compare_quantities", "extract_quantities", "for_its_year", "is_negated",
+    "negation_cues",
 ]  # negation lives in ledger.text.terms; re-exported for callers that compare polarity alongside figures
 
 
@@ -676,10 +677,10 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
         else:
             results.append(QuantityMatch(q, "absent", vague[0] if vague else None))
-    return Agreement(tuple(_for_its_year(m, claims, evidence) for m in results))
+    return Agreement(tuple(for_its_year(m, claims, evidence) for m in results))
 
 
-def _for_its_year(m: QuantityMatch, claims: Sequence[Quantity], evidence: Sequence[Quantity]) -> QuantityMatch:
+def for_its_year(m: QuantityMatch, claims: Sequence[Quantity], evidence: Sequence[Quantity]) -> QuantityMatch:
     """A claim figure found in a table row under another year's column than the year the claim gives it is in
     conflict with the figure in that year's column: "£398,100 in 2025" against "Rent income (2025: £412,300; 2024:
     £398,100)"."""

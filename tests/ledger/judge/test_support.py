@@ -539,3 +539,14 @@ def test_the_speaker_and_role_after_a_quotation_state_who_holds_the_role(embedde
     (check,) = checker.check([("Councillor Ana Ruiz is the cabinet member for culture.", release)])
     assert check.support == "full", check.reason  # was not_found: the long quotation drowned the attribution
     assert check.quote == "said Councillor Ana Ruiz, cabinet member for culture."
+
+
+def test_a_figure_from_another_year_s_column_of_a_table_contradicts(embedder: object) -> None:
+    accounts = chunk("## Income\n\n| Item | 2025 | 2024 |\n|---|---|---|\n| Rent income | £412,300 | £398,100 |\n"
+                     "| Grants | £12,000 | £25,000 |\n| Surplus | £64,100 | £72,300 |\n\nRent income rose by 3.6% "
+                     "because of the rent increase agreed in 2024.")
+    checker = LocalSupportChecker(embedder)  # type: ignore[arg-type]
+    wrong_year, right_year = checker.check([("Rent income was £398,100 in 2025.", accounts),
+                                            ("Rent income was £398,100 in 2024.", accounts)])
+    assert wrong_year.support == "contradicted", wrong_year.reason
+    assert right_year.support in ("full", "partial"), right_year.reason
