@@ -9,7 +9,14 @@ import pytest
 from ledger.backends.base import NO_EVIDENCE_ANSWER, Draft, WriteRequest
 from ledger.backends.local.questions import period_conflict, question_parts, stem_covered
 from ledger.backends.local.units import evidence_units
-from ledger.backends.local.writer import LocalWriter, _fits, cite, figure_conflict, superseded_documents
+from ledger.backends.local.writer import (
+    LocalWriter,
+    WrittenAnswer,
+    _fits,
+    cite,
+    figure_conflict,
+    superseded_documents,
+)
 from ledger.core.settings import RevisionSettings
 from ledger.core.types import Chunk
 from ledger.judge.claims import exclusion_reason, extract_claims
@@ -645,10 +652,15 @@ def test_a_version_a_heading_gives_is_the_sentences_version(embedder) -> None:  
     assert answer.answered and "dark mode" in answer.text.lower() and "free plan" not in answer.text
 
 
+def answer_to(embedder: object, question: str, evidence: list[Chunk]) -> WrittenAnswer:
+    """What the offline writer answers from the evidence, with how it was made."""
+    return LocalWriter(embedder, RevisionSettings()).write(question, evidence)  # type: ignore[arg-type]
+
+
 def test_a_year_before_1900_answers_when(embedder) -> None:  # type: ignore[no-untyped-def]
     history = make_chunk("## The working years\n\nThe ferry carried 2,000 passengers a week. The bridge opened in "
                          "1876. Traffic fell quickly after that.", "A river crossing", None, "h", 1, 0)
-    answer = LocalWriter(embedder, RevisionSettings()).write("When did the bridge open?", [history])
+    answer = answer_to(embedder, "When did the bridge open?", [history])
     assert answer.answered and "1876" in answer.text
 
 
@@ -665,31 +677,30 @@ def test_a_field_line_heads_nothing_and_its_later_sentences_keep_its_label() -> 
 def test_how_long_is_not_answered_by_the_number_of_a_code(embedder) -> None:  # type: ignore[no-untyped-def]
     report = make_chunk("# Outage report: payment failures\n\nSeverity: SEV-2\n\n## Summary\n\nPayments failed for "
                         "45 minutes on Monday morning.", "Outage report: payment failures", None, "o", 1, 0)
-    answer = LocalWriter(embedder, RevisionSettings()).write("How long did the payment outage last?", [report])
+    answer = answer_to(embedder, "How long did the payment outage last?", [report])
     assert answer.answered and "45 minutes" in answer.text and "SEV-2" not in answer.text
 
 
 def test_a_question_s_amount_picks_the_passage_whose_limits_hold_it(embedder) -> None:  # type: ignore[no-untyped-def]
     rules = make_chunk("## Deposits\n\nNo deposit is needed for bookings under £500. For bookings of £500 or more, a "
                        "deposit of 20% is due when you book.", "Booking terms", None, "b", 1, 0)
-    writer = LocalWriter(embedder, RevisionSettings())
-    large = writer.write("What deposit is needed for a £900 booking?", [rules])
+    large = answer_to(embedder, "What deposit is needed for a £900 booking?", [rules])
     assert "20%" in large.text and "under £500" not in large.text
-    small = writer.write("Is a deposit needed for a £300 booking?", [rules])
+    small = answer_to(embedder, "Is a deposit needed for a £300 booking?", [rules])
     assert "under £500" in small.text
 
 
 def test_a_speaker_who_says_i_will_answers_who(embedder) -> None:  # type: ignore[no-untyped-def]
     transcript = make_chunk("Volunteer meeting\n\nANA: The fence by the pond is broken.\nTOM: I can fix the fence "
                             "on Saturday.\nANA: Thanks.", "Volunteer meeting", None, "t", 1, 0)
-    answer = LocalWriter(embedder, RevisionSettings()).write("Who will fix the fence?", [transcript])
+    answer = answer_to(embedder, "Who will fix the fence?", [transcript])
     assert answer.answered and "TOM: I can fix the fence" in answer.text
 
 
 def test_a_field_s_label_says_what_its_number_counts(embedder) -> None:  # type: ignore[no-untyped-def]
     impact = make_chunk("## Impact\n\n- Failed orders: about 900\n- Support calls received: 210\n- Refunds issued: 35",
                         "Outage report", None, "o", 1, 0)
-    answer = LocalWriter(embedder, RevisionSettings()).write("How many support calls were received?", [impact])
+    answer = answer_to(embedder, "How many support calls were received?", [impact])
     assert answer.answered and "Support calls received: 210" in answer.text
 
 
@@ -705,7 +716,7 @@ def test_a_long_quote_s_speaker_and_role_answer_who(embedder) -> None:  # type: 
     release = make_chunk("# New library for Elmford\n\nThe library will open in May 2027.\n\n\"This building will give "
                          "every family in the town a warm and quiet place to read and study,\" said Councillor Ana "
                          "Ruiz, cabinet member for culture.", "Press release", None, "p", 1, 0)
-    answer = LocalWriter(embedder, RevisionSettings()).write("Who is the cabinet member for culture?", [release])
+    answer = answer_to(embedder, "Who is the cabinet member for culture?", [release])
     assert answer.answered and "Councillor Ana Ruiz" in answer.text
 
 
@@ -726,7 +737,7 @@ def test_a_code_block_is_the_item_of_its_lead_in_and_never_a_heading(embedder) -
     texts = {u.text: u.section for u in evidence_units([readme])}
     assert "Install from PyPI: pip install yamlfix" in texts
     assert texts["The default indent is 2 spaces."] == "Usage"  # "pip install yamlfix" heads nothing
-    answer = LocalWriter(embedder, RevisionSettings()).write("How do I install yamlfix?", [readme])
+    answer = answer_to(embedder, "How do I install yamlfix?", [readme])
     assert answer.answered and "pip install yamlfix" in answer.text
 
 
@@ -735,5 +746,5 @@ def test_a_heading_and_the_document_s_title_together_restate_the_question(embedd
                        "Memberships end at the close of the month after the one in which notice is given.\n\n"
                        "## Opening hours\n\nThe gym opens at 6am on weekdays.", "Fitwell gym: membership terms",
                        None, "g", 1, 0)
-    answer = LocalWriter(embedder, RevisionSettings()).write("What are the cancellation rules of the gym?", [terms])
+    answer = answer_to(embedder, "What are the cancellation rules of the gym?", [terms])
     assert answer.answered and "close of the month" in answer.text and "6am" not in answer.text
