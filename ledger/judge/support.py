@@ -33,6 +33,7 @@ from ledger.judge.support_rules import (
     features,
 )
 from ledger.judge.word_relations import one_inside_the_other
+from ledger.text.figure_context import is_row_sentence
 from ledger.text.quantities import Agreement, compare_quantities, extract_quantities
 from ledger.text.sentences import label_lines, split_sentences
 from ledger.text.terms import coverage, key_terms, polarity
@@ -107,7 +108,7 @@ def _parts(sentence: str) -> list[tuple[str, int, int, tuple[str, ...]]]:
         # who said a quotation, and in what role: '"…," said Councillor Ana Ruiz, cabinet member for culture.'
         return [(said.group(1), said.start(1), said.end(1), (said.group(1),))]
     clause = _CLAUSE if ";" in sentence else _JOINED if len(sentence.split()) >= LONG_SENTENCE_WORDS else None
-    if clause is None or (clause is _CLAUSE and _bracketed_semicolons(sentence)):
+    if clause is None or (clause is _CLAUSE and is_row_sentence(sentence)):
         return []  # a middle cell ("Deadline: 15 September") read alone loses its row ("Autumn (…")
     out: list[tuple[str, int, int, tuple[str, ...]]] = []
     for m in clause.finditer(sentence):
@@ -123,26 +124,16 @@ def _with_stated_figures(cand: _Candidate, passage: str, agreement: Agreement) -
     ("# Incident report: outage on 3 November … The service returned errors for 77 minutes."): a quote shows every
     figure the verdict rests on."""
     quote, start, end = cand.text, cand.start, cand.end
-    for m in agreement.matches:
-        if not m.elsewhere or m.evidence is None:
-            continue
-        stated = next(((s, a, b) for s, a, b in split_sentences(passage) if a <= m.evidence.start < b), None)
+    figures = [m.evidence for m in agreement.matches if m.elsewhere and m.evidence is not None]
+    sentences = split_sentences(passage) if figures else []
+    for e in figures:
+        stated = next(((s, a, b) for s, a, b in sentences if a <= e.start < b), None)
         if stated is None or stated[0] in quote:
             continue
         quote = f"{quote} … {stated[0]}" if stated[1] >= end else f"{stated[0]} … {quote}"
         if start >= 0:
             start, end = min(start, stated[1]), max(end, stated[2])
     return quote, start, end
-
-
-def _bracketed_semicolons(sentence: str) -> bool:
-    """Whether every semicolon of a sentence is inside brackets, as in a table row's sentence."""
-    depth, inside = 0, []
-    for ch in sentence:
-        depth += (ch == "(") - (ch == ")")
-        if ch == ";":
-            inside.append(depth > 0)
-    return bool(inside) and all(inside)
 
 
 UNCHECKED = "could not be checked"  # how the reason of a pair that failed on a bug starts

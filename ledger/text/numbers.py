@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 from typing import Literal
 
 from ledger.text.lexicon import lexicon
@@ -98,11 +99,17 @@ def bound_at(text: str, start: int, end: int) -> Bound:
     return ""
 
 
+@cache
+def _count_enders() -> frozenset[str]:
+    """Negation cues and short-scope cues ("no", "instead of"): what a number counts ends before them."""
+    return frozenset(lexicon().word_set("negation", "cues") | lexicon().word_set("negation", "short_scope"))
+
+
 def counted_at(tokens: Sequence[Token], j: int, limit: int = 3) -> tuple[frozenset[str], int]:
     """Stems of the content words right after a number (the thing counted: "10 full-time employees"), and the end;
     a negation ends it ("one shed no larger than" counts sheds)."""
     words: list[str] = []
-    negations = lexicon().word_set("negation", "cues") | lexicon().word_set("negation", "short_scope")
+    negations = _count_enders()
     while j < len(tokens) and len(words) < limit:
         w = tokens[j][0]
         if w == "-":

@@ -825,7 +825,6 @@ def reversed_change(claim: str, quote: str) -> tuple[str, str] | None:
     """(quote's, claim's) wording of a change the two state in opposite directions: the claim's "from 7 to 14 days"
     against the quote's "from 14 to 7" (and the quote states no change from 7 to 14). Pure."""
     theirs = changes(quote)
-    stated = {q.number for q in extract_quantities(quote)}
     for a, b, said in changes(claim):
         if a == b or any((x, y) == (a, b) for x, y, _ in theirs):
             continue
@@ -835,7 +834,7 @@ def reversed_change(claim: str, quote: str) -> tuple[str, str] | None:
         # "rose from £72,300 to £64,100" against a quote that gives both figures ("Surplus (2025: £64,100; 2024:
         # £72,300)"): the claim's own figures go the other way
         said_way = _direction(claim[:claim.find(said)])
-        if said_way is not None and {a, b} <= stated and said_way != (b > a):
+        if said_way is not None and said_way != (b > a) and {a, b} <= {q.number for q in extract_quantities(quote)}:
             way = _direction_word(b > a)
             return f"{way} from {_plain(a)} to {_plain(b)}", f"{_direction_word(said_way)} {said}"
     return None

@@ -57,7 +57,7 @@ class Unit:
         """Content stems, for focus overlap and near-duplicate tests."""
         return frozenset(content_stems(self.text))
 
-    @property
+    @cached_property
     def under_title(self) -> bool:
         """Whether its heading is only the document's title."""
         return _title_key(self.section) == _title_key(self.chunk.title or "")
