@@ -232,13 +232,27 @@ def exclusion_reason(text: str) -> str | None:
         return "opinion"
     if _is_connector(norm):
         return "connector"
-    if _ACKNOWLEDGEMENT.match(norm):
+    if _ACKNOWLEDGEMENT.match(norm) and not _states_past_thanks(norm):
         return "acknowledgement"
     if _META.match(norm) or _HERE_IS.match(norm):
         return "meta"
     if _is_fragment(norm):
         return "fragment"
     return None
+
+
+# "Thanks to the volunteers, the park reopened": a cause, not thanks; what follows a colon or dash after thanks
+# ("Thank you to everyone who came: you donated 214 items") says something of its own.
+_THANKS_TO = re.compile(r"^thanks\s+to\b", _I)
+_AFTER_THANKS = re.compile(r"\s*[:;]\s+|\s+[-–—]\s+")
+
+
+def _states_past_thanks(norm: str) -> bool:
+    """Whether a sentence that opens with thanks or an apology also states something."""
+    if _THANKS_TO.match(norm):
+        return True
+    rest = _AFTER_THANKS.split(norm, maxsplit=1)
+    return len(rest) == 2 and exclusion_reason(rest[1]) is None
 
 
 def is_claim(text: str) -> bool:

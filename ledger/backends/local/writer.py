@@ -227,7 +227,7 @@ class LocalWriter:
             if part.focus:
                 total = sum(weights.get(s, 1.0) for s in part.focus)
                 have = total if _heading_asks(part, unit) else sum(
-                    weights.get(s, 1.0) for s in part.focus if stem_covered(s, unit.stems))
+                    weights.get(s, 1.0) for s in part.focus if s in _named(part, unit))
                 score += OVERLAP_WEIGHT * have / total
             if part.wants_figure and unit.has_figure:
                 score += FIGURE_BONUS
@@ -284,7 +284,7 @@ class LocalWriter:
                 break
             if i in outside:
                 continue  # its limits leave out the case asked about
-            if relevant < self.settings.min_relevance:  # the unit, or one clause of a long one
+            if relevant < self.settings.min_relevance and not _names_rest_of_title(part, unit):
                 continue  # word overlap alone ("Reporting line" for "report") makes no answer; look further
             if found and score < found[0][0] - RUNNER_UP_MARGIN:
                 break
@@ -293,13 +293,15 @@ class LocalWriter:
                 reworded |= part.counted  # "12 residents" names the "people" asked about
             if (part.focus & unknown) - reworded and sim < UNKNOWN_WORD_SIMILARITY:
                 break  # the question names something no evidence sentence mentions ("in Europe")
-            covered = (len(part.focus) if _heading_asks(part, unit)
-                       else stems_cover(part.focus, unit.stems) + len(reworded))
-            on_topic = not part.focus or covered * 2 >= len(part.focus) or sim >= STRONG_SIMILARITY
+            covered, asked = _coverage(part, unit, reworded)
+            # close in meaning, though sharing no word but its title's: the closeness may be the title's ("Secretary:
+            # Tom Egan" in the rowing club's minutes for "Who is the treasurer of the rowing club?")
+            on_topic = (not part.focus or covered * 2 >= asked
+                        or (sim >= STRONG_SIMILARITY and (covered or asked == len(part.focus))))
             # A question word its whole passage never mentions: the passage is about something else (another
             # department than the "library" one asked about), unless the unit is close to a paraphrase. A unit that
             # shares under half the question's words needs that closeness even more.
-            bar = CONTEXT_SIMILARITY if covered * 2 >= len(part.focus) else UNKNOWN_WORD_SIMILARITY
+            bar = CONTEXT_SIMILARITY if covered * 2 >= asked else UNKNOWN_WORD_SIMILARITY
             if sim < bar and any(len(s) >= 4 and s not in reworded and not stem_covered(s, unit.context_stems)
                                  for s in part.focus):
                 continue
@@ -339,6 +341,35 @@ def _within_bounds(figures: list[Quantity], found: list[Quantity]) -> bool | Non
                 for e in found if e.bound in ("min", "max") and e.kind == q.kind and e.unit == q.unit
                 and not e.upper and not q.upper]
     return any(verdicts) if verdicts else None
+
+
+def _coverage(part: QuestionPart, unit: Unit, reworded: frozenset[str]) -> tuple[int, int]:
+    """How many of a part's focus words a unit names (in its words, its heading restating them, or reworded), out of
+    those its document's title leaves to it: "Refrigerant: R290" names what "What refrigerant does the heat pump
+    use?" asks of the "Heat pump" manual, but "Chair: Helen Marsh" not what "Who is the treasurer of the rowing
+    club?" asks of the rowing club's minutes."""
+    if _heading_asks(part, unit):
+        return len(part.focus), len(part.focus)
+    covered = stems_cover(part.focus, unit.stems) + len(reworded)
+    titled = len(_named(part, unit) - reworded) - stems_cover(part.focus, unit.stems)
+    return covered, len(part.focus) - titled
+
+
+def _named(part: QuestionPart, unit: Unit) -> frozenset[str]:
+    """The focus words of a part that a unit or its document's title names; the title counts only when it leaves
+    some to the unit ("How long does the chicken roast?" of a recipe titled "Roast chicken" is answered by the
+    sentence that says "roast", not by "Preparation time: 20 minutes")."""
+    own = frozenset(s for s in part.focus if stem_covered(s, unit.stems))
+    titled = part.focus & unit.title_stems  # its very words: a loose match would be everywhere ("terms", "cancel")
+    return own | titled if own or titled != part.focus else own
+
+
+def _names_rest_of_title(part: QuestionPart, unit: Unit) -> bool:
+    """Whether a unit names every focus word of a part that its document's title does not, when the title names some:
+    "Ravi Shah was re-elected as treasurer." answers "Who is the treasurer of the rowing club?" in the rowing club's
+    minutes however far its few words embed from the question's."""
+    covered, asked = _coverage(part, unit, frozenset())
+    return 0 < asked == covered < len(part.focus)
 
 
 def _heading_asks(part: QuestionPart, unit: Unit) -> bool:
@@ -627,9 +658,13 @@ def without_closest(sentence: str) -> str | None:
     return f"{match.group(1)}." if match else None
 
 
+_ENDS = re.compile(r"\s*[?!]+(?=\s|$)")
+
+
 def _abstention(question: str, closest: Unit) -> str:
     """Say what is missing without asserting anything; the judge excludes it as a meta-statement."""
-    where = closest.chunk.title or "the documents"
-    section = closest.section.capitalize() if closest.section.isupper() else closest.section
+    # a "?" in a heading ("What are your opening hours?") would end the sentence there, as in `_asked`
+    where = _ENDS.sub("", closest.chunk.title or "") or "the documents"
+    section = _ENDS.sub("", closest.section.capitalize() if closest.section.isupper() else closest.section)
     under = f'under "{section}" ' if section and section != where else ""
     return f"The documents do not state {_asked(question)}; the closest passage is {under}in {where}."

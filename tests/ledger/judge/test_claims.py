@@ -41,6 +41,8 @@ QUESTION = "What is the fee for a replacement badge?"
         ("As mentioned above.", "connector"),
         ("Thank you for asking.", "acknowledgement"),
         ("Thanks!", "acknowledgement"),
+        ("Thank you to all who came to the fete.", "acknowledgement"),
+        ("Thanks for asking: I hope this helps.", "acknowledgement"),
         ("I understand your concern.", "acknowledgement"),
         ("Great question!", "acknowledgement"),
         ("Sure!", "acknowledgement"),
@@ -98,6 +100,8 @@ def test_non_claims_are_excluded_with_a_reason(text, reason):
         "Submit the form online",
         "Employees accrue leave monthly",
         "Approved by HR",
+        "Thank you to all who came to the fete: you raised £640 for the roof.",  # thanks, then a fact
+        "Thanks to the new pump, the pool reopened in May.",  # a cause, not thanks
     ],
 )
 def test_assertions_are_claims(text):

@@ -748,3 +748,35 @@ def test_a_heading_and_the_document_s_title_together_restate_the_question(embedd
                        None, "g", 1, 0)
     answer = answer_to(embedder, "What are the cancellation rules of the gym?", [terms])
     assert answer.answered and "close of the month" in answer.text and "6am" not in answer.text
+
+
+def test_the_document_title_names_what_a_field_leaves_out_but_is_no_answer_alone(embedder) -> None:  # type: ignore[no-untyped-def]
+    minutes = make_chunk("# Larkfield Cycling Club – Annual Meeting\n\nPresent: 28 members. Chair: Nina Brook. "
+                         "Secretary: Joe Platt.\n\n## Elections\n\nOmar Reid was re-elected as treasurer. "
+                         "Lena Voss was elected as ride leader.", "Larkfield Cycling Club – Annual Meeting", None,
+                         "m", 1, 0)
+    answer = answer_to(embedder, "Who is the treasurer of the cycling club?", [minutes])
+    # the secretary's field shares only the title's words with the question; the treasurer's sentence the rest
+    assert answer.answered and "Omar Reid" in answer.text and "Joe Platt" not in answer.text
+    manual = make_chunk("# AIRWELL 9 HEAT PUMP – INSTALLATION GUIDE\n\n## Specifications\n\nHeat output: 6 kW\n"
+                        "Refrigerant: R32, 0.9 kg\nWeight: 71 kg", "AIRWELL 9 HEAT PUMP – INSTALLATION GUIDE", None,
+                        "p", 1, 0)
+    answer = answer_to(embedder, "What refrigerant does the heat pump use?", [manual])
+    assert answer.answered and "R32" in answer.text
+
+
+def test_a_title_naming_every_question_word_leaves_the_answer_to_the_sentence_that_names_one(embedder) -> None:  # type: ignore[no-untyped-def]
+    recipe = make_chunk("# Garlic roast lamb\n\nPreparation time: 25 minutes.\n\n## Method\n\n"
+                        "1. Heat the oven to 190°C.\n2. Roast the lamb for 1 hour 40 minutes.\n3. Rest it for 20 "
+                        "minutes.", "Garlic roast lamb", None, "r", 1, 0)
+    answer = answer_to(embedder, "How long does the lamb roast?", [recipe])
+    assert answer.answered and "1 hour 40 minutes" in answer.text and "25 minutes" not in answer.text
+
+
+def test_an_abstention_under_a_question_heading_stays_one_sentence(embedder) -> None:  # type: ignore[no-untyped-def]
+    faq = make_chunk("# Frequently asked questions\n\n## What are your opening hours?\n\nWe open at 7am on weekdays "
+                     "and at 9am on Saturdays.", "Questions? Ask us!", None, "f", 1, 0)
+    answer = answer_to(embedder, "What time does the sauna open on Sundays?", [faq])
+    first = split_sentences(answer.text)[0][0]
+    assert not answer.answered
+    assert first.endswith('the closest passage is under "What are your opening hours" in Questions Ask us.')
