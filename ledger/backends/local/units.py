@@ -46,6 +46,7 @@ class Unit:
     chunk: Chunk
     offset: int  # character offset in its document, for document order
     section: str = ""  # the heading above it, if the chunk shows one
+    lead: str = ""  # the earlier sentences of the field it continues ("Motion 2: to ban glass. Proposed by Ana Lee.")
 
     @property
     def order(self) -> tuple[str, int]:
@@ -66,6 +67,11 @@ class Unit:
     def title_stems(self) -> frozenset[str]:
         """Content stems of its document's title."""
         return _stems_of(self.chunk.title or "")
+
+    @cached_property
+    def lead_stems(self) -> frozenset[str]:
+        """Content stems of the earlier sentences of the field it continues."""
+        return _stems_of(self.lead)
 
     @cached_property
     def heading_stems(self) -> frozenset[str]:
@@ -105,7 +111,8 @@ class Unit:
     @property
     def scored_text(self) -> str:
         """What is embedded: the section name gives a short sentence its topic ("Parking: …")."""
-        return f"{self.section}: {self.text}" if self.section else self.text
+        text = f"{self.lead} {self.text}" if self.lead else self.text  # "Motion 2: to ban glass. Carried: 30 for."
+        return f"{self.section}: {text}" if self.section else text
 
 
 @cache
@@ -174,12 +181,15 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                 continue
             if clean[:1].islower() and not text[:at].strip():
                 continue  # the chunk starts mid-sentence: the head of this sentence is in the previous chunk
-            field = _LINE_FIELD.match(_clean(text[line_start:at])) if line_start < at and not is_item else None
+            before = _clean(text[line_start:at]) if line_start < at and not is_item else ""
+            field, field_lead = _LINE_FIELD.match(before), ""
             if field and not _LINE_FIELD.match(clean) and clean.split()[0].lower() not in STOPWORDS:
                 # a field's later sentences without a subject of their own are still its value: "Visitor centre: At
                 # the top lock. Open April to October." says when the visitor centre opens ("Required: a book by …
-                # The library has three copies." is a sentence of its own)
+                # The library has three copies." is a sentence of its own) …
                 clean = f"{field.group(1)}: {clean}"
+                # … and are about what it said before: "Motion 2: to ban glass bottles. Proposed by Lucy Wren."
+                field_lead = before
             if not is_item:
                 lead = ""  # a paragraph ends the list its lead-in introduced
             elif lead:  # every item finishes its lead-in's sentence: "We will not pay for: theft from an empty home"
@@ -192,7 +202,7 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
             if (is_item and not lead and headings and len(words) <= 10 and not words & _item_verbs()
                     and not _LABEL_LINE.match(clean)):
                 clean = f"{headings[-1][1]}: {_lower_first(clean)}"  # "Parking: two bays per flat"
-            units.append(Unit(clean, chunk, chunk.start_char + at))
+            units.append(Unit(clean, chunk, chunk.start_char + at, lead=field_lead))
     opening = headings[0][0] if headings and chunk.start_char == 0 and not text[:headings[0][0]].strip() else -1
     return [_with_section(u, _paths(headings, depths, opening), chunk.start_char) for u in units]
 
@@ -257,7 +267,7 @@ def _with_section(unit: Unit, headings: list[tuple[int, str]], base: int) -> Uni
     """The unit under the nearest heading above it: in its chunk, else the one its chunk starts under."""
     above = [h for at, h in headings if base + at < unit.offset]
     section = above[-1] if above else unit.chunk.section.rsplit(SECTION_SEPARATOR, 1)[-1]
-    return Unit(unit.text, unit.chunk, unit.offset, section)
+    return Unit(unit.text, unit.chunk, unit.offset, section, unit.lead)
 
 
 def states_a_figure(text: str) -> bool:

@@ -297,7 +297,7 @@ class LocalWriter:
             # close in meaning, though sharing no word but its title's: the closeness may be the title's ("Secretary:
             # Tom Egan" in the rowing club's minutes for "Who is the treasurer of the rowing club?")
             on_topic = (not part.focus or covered * 2 >= asked
-                        or (sim >= STRONG_SIMILARITY and (covered or asked == len(part.focus))))
+                        or (sim >= STRONG_SIMILARITY and (covered or not _around(part, unit))))
             # A question word its whole passage never mentions: the passage is about something else (another
             # department than the "library" one asked about), unless the unit is close to a paraphrase. A unit that
             # shares under half the question's words needs that closeness even more.
@@ -345,9 +345,9 @@ def _within_bounds(figures: list[Quantity], found: list[Quantity]) -> bool | Non
 
 def _coverage(part: QuestionPart, unit: Unit, reworded: frozenset[str]) -> tuple[int, int]:
     """How many of a part's focus words a unit names (in its words, its heading restating them, or reworded), out of
-    those its document's title leaves to it: "Refrigerant: R290" names what "What refrigerant does the heat pump
-    use?" asks of the "Heat pump" manual, but "Chair: Helen Marsh" not what "Who is the treasurer of the rowing
-    club?" asks of the rowing club's minutes."""
+    those its document's title (or the field it continues) leaves to it: "Refrigerant: R290" names what "What
+    refrigerant does the heat pump use?" asks of the "Heat pump" manual, but "Chair: Helen Marsh" not what "Who is
+    the treasurer of the rowing club?" asks of the rowing club's minutes."""
     if _heading_asks(part, unit):
         return len(part.focus), len(part.focus)
     covered = stems_cover(part.focus, unit.stems) + len(reworded)
@@ -356,12 +356,19 @@ def _coverage(part: QuestionPart, unit: Unit, reworded: frozenset[str]) -> tuple
 
 
 def _named(part: QuestionPart, unit: Unit) -> frozenset[str]:
-    """The focus words of a part that a unit or its document's title names; the title counts only when it leaves
-    some to the unit ("How long does the chicken roast?" of a recipe titled "Roast chicken" is answered by the
-    sentence that says "roast", not by "Preparation time: 20 minutes")."""
+    """The focus words of a part that a unit names, or its document's title or the field it continues ("Motion 2:
+    to ban glass bottles. Proposed by Lucy Wren."); those count only when they leave some to the unit ("How long does
+    the chicken roast?" of a recipe titled "Roast chicken" is answered by the sentence that says "roast", not by
+    "Preparation time: 20 minutes")."""
     own = frozenset(s for s in part.focus if stem_covered(s, unit.stems))
-    titled = part.focus & unit.title_stems  # its very words: a loose match would be everywhere ("terms", "cancel")
-    return own | titled if own or titled != part.focus else own
+    around = _around(part, unit)
+    return own | around if own or around != part.focus else own
+
+
+def _around(part: QuestionPart, unit: Unit) -> frozenset[str]:
+    """The focus words of a part that a unit's document title or the field it continues names: their very words, as a
+    loose match would be everywhere ("terms" in a title for "cancel")."""
+    return part.focus & (unit.title_stems | unit.lead_stems)
 
 
 def _names_rest_of_title(part: QuestionPart, unit: Unit) -> bool:
@@ -443,6 +450,8 @@ def _names_someone(question: str, unit: Unit) -> str:
     manager", "The committee decides"), "" for neither."""
     asked = {w.lower() for w in re.findall(r"[\w'’-]+", question)}
     text = unit.text.lstrip("*_#>-•· ")
+    if unit.lead and ": " in text:
+        text = text.split(": ", 1)[1]  # a later sentence of a field opens after its label ("Motion 2: Carried.")
     lex = lexicon()
     dates = lex.word_set("calendar", "months") | lex.word_set("calendar", "weekdays")  # "every Tuesday" names no one
     if any(m.start() > 0 and m.group(0).lower() not in asked | dates for m in _NAME.finditer(text)):

@@ -780,3 +780,13 @@ def test_an_abstention_under_a_question_heading_stays_one_sentence(embedder) -> 
     first = split_sentences(answer.text)[0][0]
     assert not answer.answered
     assert first.endswith('the closest passage is under "What are your opening hours" in Questions Ask us.')
+
+
+def test_a_field_s_later_sentences_are_about_what_it_said_first(embedder) -> None:  # type: ignore[no-untyped-def]
+    minutes = make_chunk("# Hillcrest Tennis Club – Annual Meeting\n\n## Motions\n\nMotion 1: to raise the junior fee "
+                         "from £40 to £45. Proposed by Dev Rao, seconded by Mia Holt. Carried.\n\nMotion 2: to open "
+                         "the courts at 7am on Sundays. Proposed by Ken Aldous. Withdrawn.", "Hillcrest Tennis Club – "
+                         "Annual Meeting", None, "t", 1, 0)
+    answer = answer_to(embedder, "Who proposed the motion to open the courts on Sundays?", [minutes])
+    assert answer.answered and "Ken Aldous" in answer.text and "Dev Rao" not in answer.text
+    assert "Withdrawn" not in answer.text  # a word opening a field's value names no one ("Motion 2: Withdrawn.")
