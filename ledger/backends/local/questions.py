@@ -89,8 +89,8 @@ _KINDS_WANTED = (
     (re.compile(r"\bhow\s+(?:quickly|fast)\b", re.I), DEADLINE_KINDS | {"speed"}),
     (re.compile(r"\bhow\s+(?:soon|late|early)\b|\bby\s+when\b|\bwithin\s+what\b", re.I), DEADLINE_KINDS),
     # "How long is the lane?" is a length, "how long does it take?" a duration, "how long must passwords be?" a count
-    (re.compile(r"\bhow\s+long\b", re.I), frozenset({"duration", "date", "time", "measure", "count", "number",
-                                                       "frequency"})),
+    # ("every 12 months" says how often, not how long)
+    (re.compile(r"\bhow\s+long\b", re.I), frozenset({"duration", "date", "time", "measure", "count", "number"})),
     (re.compile(r"\bhow\s+many\b", re.I), frozenset({"count", "measure", "number", "duration", "frequency",
                                                        "ordinal"})),
     (re.compile(r"\bhow\s+much\b", re.I), frozenset({"money", "percent", "number", "count", "measure", "duration",
