@@ -69,6 +69,11 @@ class Unit:
         return _stems_of(self.chunk.title or "")
 
     @cached_property
+    def label_stems(self) -> frozenset[str]:
+        """Content stems of its label, when it is a short "Label: value" line ("Secretary: Tom Egan")."""
+        return _stems_of(self.text.split(":", 1)[0]) if self.is_label else frozenset()
+
+    @cached_property
     def lead_stems(self) -> frozenset[str]:
         """Content stems of the earlier sentences of the field it continues."""
         return _stems_of(self.lead)

@@ -372,11 +372,12 @@ def _around(part: QuestionPart, unit: Unit) -> frozenset[str]:
 
 
 def _names_rest_of_title(part: QuestionPart, unit: Unit) -> bool:
-    """Whether a unit names every focus word of a part that its document's title does not, when the title names some:
-    "Ravi Shah was re-elected as treasurer." answers "Who is the treasurer of the rowing club?" in the rowing club's
-    minutes however far its few words embed from the question's."""
+    """Whether a unit names every focus word of a part that its document's title does not, when the title names some
+    or its label names them all: "Ravi Shah was re-elected as treasurer." answers "Who is the treasurer of the rowing
+    club?" in the rowing club's minutes, and "Secretary: Tom Egan." "Who is the secretary?", however far their few
+    words embed from the question's."""
     covered, asked = _coverage(part, unit, frozenset())
-    return 0 < asked == covered < len(part.focus)
+    return 0 < asked == covered and (asked < len(part.focus) or stems_cover(part.focus, unit.label_stems) == asked)
 
 
 def _heading_asks(part: QuestionPart, unit: Unit) -> bool:

@@ -796,3 +796,12 @@ def test_how_long_is_not_answered_by_how_often(embedder) -> None:  # type: ignor
                        "has a 5-year parts and labour warranty when it is registered.", "Boiler guide", None, "b", 1, 0)
     answer = answer_to(embedder, "How long is the boiler warranty?", [terms])
     assert answer.answered and "5-year" in answer.text and "every 12 months" not in answer.text
+
+
+def test_a_field_whose_label_names_the_question_is_relevant_however_its_value_embeds(embedder) -> None:  # type: ignore[no-untyped-def]
+    guide = make_chunk("# The Marlow Hills Cider Route: A Visitor's Guide\n\n## Key facts\n\nProtected name: Marlow "
+                       "Hills Cider, registered in 2001\nNumber of producers: 41 farms and 3 cooperatives\nMain apple: "
+                       "Kingston Black\n\n## Visiting\n\nMost farms open at weekends.",
+                       "The Marlow Hills Cider Route: A Visitor's Guide", None, "c", 1, 0)
+    answer = answer_to(embedder, "When was Marlow Hills Cider registered, and how many producers are there?", [guide])
+    assert "2001" in answer.text and "41 farms" in answer.text
