@@ -49,6 +49,15 @@ def mentions(text: str, terms: Sequence[str]) -> bool:
     return False
 
 
+def code_shape(code: str) -> re.Pattern[str]:
+    """Codes shaped like this one: "CFF25-038" → CFF\\d\\d-\\d\\d\\d, so "CFF25-001" is its sibling. Only codes with
+    letters have siblings: "4.0" is shaped like every decimal number."""
+    if not any(c.isalpha() for c in code):
+        return re.compile(r"(?!)")
+    shape = "".join(r"\d" if c.isdigit() else re.escape(c) for c in code)
+    return re.compile(rf"(?<![\w-]){shape}(?![\w-])", re.IGNORECASE)
+
+
 def fuse(
     similarity: Mapping[str, float], keyword: Mapping[str, float], dense_weight: float = DENSE_WEIGHT,
     matched: Mapping[str, float] | None = None,

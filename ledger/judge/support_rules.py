@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from ingest.retrieval import code_shape, mentions, named_terms
 from ledger.core.types import Support
 from ledger.text.alignment import states_verbatim
 from ledger.text.derived import order_holds
@@ -103,6 +104,13 @@ class Thresholds:
 DEFAULT_THRESHOLDS = Thresholds()
 
 
+def swapped_codes(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
+    """(claim code, quote code) for each code the claim names that the quote does not, where the quote names a code
+    of its shape: "Error E4 means low pressure" against "E1 - Low water pressure" is about another code."""
+    codes = [c for c in named_terms(claim) if any(ch.isdigit() for ch in c) and not mentions(quote, [c])]
+    return tuple((code, other.group(0)) for code in codes if (other := code_shape(code).search(quote)) is not None)
+
+
 def features(
     claim: str, quote: str, similarity: float, polarity_text: str | None = None, context: str = "",
     contrasts: tuple[tuple[str, str], ...] = (), nested: Callable[[str, str], bool] | None = None,
@@ -128,7 +136,7 @@ def features(
     renamed = [(m.claim.text, m.evidence.text) for m in agreement.conflicts if m.claim.identifier and m.evidence]
     polar = quote if polarity_text is None else polarity_text
     # Another name in the claim's place, or two of the claim's parts in each other's places.
-    swaps = find_swaps(claim, polar) + tuple(renamed) + crossed_slots(claim, polar)
+    swaps = find_swaps(claim, polar) + tuple(renamed) + crossed_slots(claim, polar) + swapped_codes(claim, polar)
     if nested is not None:  # "serves Edinburgh" against "serves the United Kingdom": a part and its whole
         swaps = tuple(pair for pair in swaps if not nested(*pair))
     if only_denied(claim, polar):

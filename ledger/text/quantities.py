@@ -671,13 +671,23 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
                 if not in_words and _per_year(q, best) is not None:  # "£360 (a year) is £30 a month"
                     in_words = f"{best.text}{'' if best.per else ' a ' + _period(best)} is {q.text}"
                 results.append(QuantityMatch(q, "matched", best, anchor(best), derivation=in_words))
-        elif working := derivation(q, evidence):
+        elif (working := derivation(q, evidence)) and not _in_place_of(q, rival, working[1], claims):
             results.append(QuantityMatch(q, "matched", derivation=working[0], sources=working[1]))
         elif rival is not None and (q.kind in ("date", "weekday") or not _said_by_another(rival, q, claims)):
             results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
         else:
             results.append(QuantityMatch(q, "absent", vague[0] if vague else None))
     return Agreement(tuple(for_its_year(m, claims, evidence) for m in results))
+
+
+def _in_place_of(q: Quantity, rival: Quantity | None, sources: tuple[Quantity, ...], claims: list[Quantity]) -> bool:
+    """Whether a figure worked out as the difference of two evidence figures stands where one of them did, beside the
+    other: "28 or 56 tablets" against "28 or 84 tablets" is no 84 − 28 but a changed figure, unless the claim says it
+    is a difference ("56 more tablets"); "up $3.5 million" of two totals the claim leaves out is one."""
+    if rival is None or q.difference or rival not in sources or any(e.kind != q.kind for e in sources):
+        return False
+    other = next(e for e in sources if e is not rival)
+    return any(c is not q and _equal(c, other) for c in claims)
 
 
 def for_its_year(m: QuantityMatch, claims: Sequence[Quantity], evidence: Sequence[Quantity]) -> QuantityMatch:

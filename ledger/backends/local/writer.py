@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ingest.embedding import Embedder
-from ingest.retrieval import mentions, named_terms
+from ingest.retrieval import code_shape, mentions, named_terms
 from ingest.tables import row_sentence
 from ledger.backends.base import NO_EVIDENCE_ANSWER, Draft, WriteRequest
 from ledger.backends.local.questions import (
@@ -220,7 +220,7 @@ class LocalWriter:
     ) -> list[float]:
         """Similarity + focus-word share + a bonus for a wanted figure, ± agreement with the question's own figures
         and codes."""
-        siblings = [_code_shape(c) for c in codes or []]
+        siblings = [code_shape(c) for c in codes or []]
         out = []
         for unit, sim in zip(units, sims, strict=True):
             score = float(sim)
@@ -429,15 +429,6 @@ def _focus_weights(focus: frozenset[str], units: list[Unit]) -> dict[str, float]
     distinct = {u.key: u for u in units}.values()
     n = len(distinct)
     return {s: float(np.log(1.0 + n / max(1, sum(1 for u in distinct if stem_covered(s, u.stems))))) for s in focus}
-
-
-def _code_shape(code: str) -> re.Pattern[str]:
-    """Codes shaped like this one: "CFF25-038" → CFF\\d\\d-\\d\\d\\d, so "CFF25-001" is its sibling. Only codes with
-    letters have siblings: "4.0" is shaped like every decimal number."""
-    if not any(c.isalpha() for c in code):
-        return re.compile(r"(?!)")
-    shape = "".join(r"\d" if c.isdigit() else re.escape(c) for c in code)
-    return re.compile(rf"(?<![\w-]){shape}(?![\w-])", re.IGNORECASE)
 
 
 _NAME = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?")

@@ -285,6 +285,13 @@ def test_swaps_and_figures_of_another_entity() -> None:
     assert decide_support(f)[0] == "none"
 
 
+def test_another_code_of_the_same_shape_is_a_swap() -> None:
+    f = features("Fault code F7 means the filter is blocked.", "FAULT CODES\nF2 - The filter is blocked.", 0.85)
+    assert decide_support(f) == ("contradicted", "evidence says F2, claim says F7")
+    same = features("Fault F2 means the filter is blocked.", "F2 - The filter is blocked. F7 - Low pressure.", 0.85)
+    assert not same.swaps
+
+
 def test_two_parties_in_each_others_places_contradict() -> None:
     claim = "Ana Ruiz won the final, beating Lea Marsh in three sets."
     f = features(claim, "Lea Marsh won the final on Sunday, beating the Spanish player Ana Ruiz in three sets.", 0.8)

@@ -65,6 +65,14 @@ def test_a_figure_the_evidence_does_not_work_out_to_is_not_matched(claim: str, e
     assert all(status != "matched" for status, _ in working(claim, evidence))
 
 
+def test_a_figure_in_the_place_of_another_is_no_difference_unless_the_claim_says_so() -> None:
+    # 84 − 28 is 56, but "28 or 56 packs" puts 56 where the evidence has 84
+    assert working("Boxes hold 28 or 56 capsules.", "Boxes hold 28 or 84 capsules.") == [
+        ("matched", ""), ("conflict", "")]
+    assert ("matched", "84 capsules − 28") in working("The large box holds 56 more capsules than the small one.",
+                                                     "Boxes hold 28 or 84 capsules.")
+
+
 def test_a_figure_the_evidence_states_needs_no_working() -> None:
     assert working("The flora was published in 1889.", "Her flora, published in 1889 and 1893.") == [("matched", "")]
 
