@@ -100,6 +100,14 @@ def _version_stems() -> frozenset[str]:
     return frozenset(stem(w) for w in lexicon().words("figures", "version_labels"))
 
 
+# A line that opens with its numbering: "1. TERM", "2.1 The rent is", "## 3) Deposits".
+_NUMBERING = re.compile(r"[ \t>#*]*(\d{1,3}(?:\.\d{1,3})*)[.)]?[ \t]+(?=[A-Z(])")
+
+
+def _line_start(text: str, at: int) -> int:
+    return text.rfind("\n", 0, at) + 1
+
+
 @lru_cache(maxsize=8192)
 def _quantities(text: str) -> tuple[Quantity, ...]:
     """extract_quantities, remembered per text: the judge reads a claim's figures against each of its quotes."""
@@ -155,6 +163,9 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
              else q for q in found]
     found = [replace(q, difference=_difference(text, q)) if q.kind not in ("date", "weekday", "time") else q
              for q in found]
+    # the number of a numbered heading or clause ("1. TERM", "2.1 The rent is ...") names it: no amount
+    found = [replace(q, identifier=True) if q.kind == "number" and _NUMBERING.match(text, _line_start(text, q.start))
+             and _NUMBERING.match(text, _line_start(text, q.start)).end(1) == q.end else q for q in found]
     return tuple(read_ages(text, describe_figures(text, shared_units(text, sorted(found, key=lambda q: q.start)))))
 
 
@@ -280,6 +291,9 @@ def _classify(
         return _make("percent", value, text, start, tokens[j + 1][2], unit=POINTS), j + 2
     if nxt == "or" and after in ("more", "less", "fewer", "longer", "shorter"):
         j, nxt = j + 2, (tokens[j + 2][0].lower() if j + 2 < len(tokens) else "")  # "10 or more days"
+    if nxt in ("st", "nd", "rd", "th") and j < len(tokens) and tokens[j][1] == tokens[j - 1][2]:
+        # "the 15th day of each month" is the fifteenth, not fifteen days
+        return _make("ordinal", value, text, start, tokens[j][2], context=counted_at(tokens, j + 1)[0]), j + 1
     k, business = (j + 1 if nxt == "-" else j), False
     for _ in range(3):  # up to two modifiers: "5 more banking days", "3 consecutive months"
         word = tokens[k][0].lower() if k < len(tokens) else ""
@@ -309,8 +323,6 @@ def _classify(
                 j += 1
         if marker or nxt == ":":
             return _make("time", minutes, text, start, end), j
-    if nxt in ("st", "nd", "rd", "th") and tokens[j][1] == tokens[j - 1][2]:
-        return _make("ordinal", value, text, start, tokens[j][2], context=counted_at(tokens, j + 1)[0]), j + 1
     if _code_suffix(tokens, i):  # "SEV-1", "COVID-19", "LVL-58213": the digits finish a code's name
         return _make("number", value, text, tokens[i - 2][1], tokens[j - 1][2], context=frozenset({stem(prev2)}),
                      identifier=True), j
@@ -812,7 +824,15 @@ def _said_by_another(e: Quantity, q: Quantity, claims: Sequence[Quantity]) -> bo
     """Whether another figure of the claim is evidence figure `e` ("in 2025 than in 2024": the evidence's 2025 is
     the claim's 2025, not a rival of its 2024)."""
     return any(c is not q and _comparable(c, e) and (_date_status(c, e) == "matched" if c.kind in ("date", "weekday")
-                                                     else _equal(c, e)) for c in claims)
+                                                     else _equal(c, e) and not _crossed(q, c, e)) for c in claims)
+
+
+def _crossed(q: Quantity, c: Quantity, e: Quantity) -> bool:
+    """Whether the claim gives evidence figure `e`'s value (as `c`) to something else than `e` is about, while `e` is
+    about what the claim's figure `q` is: "the tenant gives two months' notice, the landlord one month's" against
+    "the Tenant must give one month's notice; the Landlord two months'"."""
+    own, theirs = c.about - q.about, q.about - c.about
+    return bool(own) and not own & e.about and bool(theirs & e.about)
 
 
 _CHANGE = re.compile(

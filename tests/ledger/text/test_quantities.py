@@ -681,3 +681,23 @@ def test_a_claim_whose_change_goes_the_other_way_than_its_own_figures_is_reverse
     assert reversed_change("The surplus rose from £72,300 in 2024 to £64,100 in 2025.", row) == (
         "a fall from 72,300 to 64,100", "a rise from £72,300 in 2024 to £64,100")
     assert reversed_change("The surplus fell from £72,300 in 2024 to £64,100 in 2025.", row) is None
+
+
+def test_two_figures_given_to_each_other_s_parties_conflict() -> None:
+    notice = extract_quantities("The Tenant must give at least one month's notice. The Landlord must give at least "
+                                "two months' notice.")
+    swapped = "The tenant must give at least two months' notice, while the landlord must give one month's notice."
+    assert [m.status for m in compare_quantities(extract_quantities(swapped), notice).matches] == ["conflict"] * 2
+    right = "The tenant must give at least one month's notice, while the landlord must give two months' notice."
+    assert [m.status for m in compare_quantities(extract_quantities(right), notice).matches] == ["matched"] * 2
+
+
+def test_the_number_of_a_numbered_heading_or_clause_names_it() -> None:
+    text = "1. TERM\n1.1 The lease runs for 12 months.\n## 2) Rent\n2.1 Rent is due on the 3rd day of each month."
+    found = {q.text: (q.kind, q.identifier) for q in extract_quantities(text)}
+    assert found["1"] == ("number", True) and found["1.1"] == ("number", True) and found["2.1"] == ("number", True)
+    assert found["12 months"] == ("duration", False)
+    assert found["3rd"] == ("ordinal", False)  # the third day of the month, not three days
+    # a claim's "1st" is not stated by a heading's number
+    claim = extract_quantities("Rent is due on the 1st of each month.")
+    assert compare_quantities(claim, extract_quantities(text)).matches[0].status != "matched"
