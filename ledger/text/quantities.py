@@ -104,8 +104,10 @@ def _version_stems() -> frozenset[str]:
 _NUMBERING = re.compile(r"[ \t>#*]*(\d{1,3}(?:\.\d{1,3})*)[.)]?[ \t]+(?=[A-Z(])")
 
 
-def _line_start(text: str, at: int) -> int:
-    return text.rfind("\n", 0, at) + 1
+def _numbers_its_line(text: str, q: Quantity) -> bool:
+    """Whether a figure is the numbering its line opens with."""
+    numbering = _NUMBERING.match(text, text.rfind("\n", 0, q.start) + 1)
+    return numbering is not None and numbering.end(1) == q.end
 
 
 @lru_cache(maxsize=8192)
@@ -164,8 +166,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     found = [replace(q, difference=_difference(text, q)) if q.kind not in ("date", "weekday", "time") else q
              for q in found]
     # the number of a numbered heading or clause ("1. TERM", "2.1 The rent is ...") names it: no amount
-    found = [replace(q, identifier=True) if q.kind == "number" and _NUMBERING.match(text, _line_start(text, q.start))
-             and _NUMBERING.match(text, _line_start(text, q.start)).end(1) == q.end else q for q in found]
+    found = [replace(q, identifier=True) if q.kind == "number" and _numbers_its_line(text, q) else q for q in found]
     return tuple(read_ages(text, describe_figures(text, shared_units(text, sorted(found, key=lambda q: q.start)))))
 
 
