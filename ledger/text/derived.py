@@ -2,8 +2,9 @@
 
 "Four years after the first volume" from "published in 1889 and 1893", "pushed back by fifty minutes" from "from
 8:10 to 9:00", "almost five times that of the east" from "34% ... to 7% in the industrial east", "about 120 of the
-plants" from "240 plants ... half of them", "up $2 million" from two totals. Each function returns the working as a
-short formula for the verdict's reason ("1893 − 1889"), or None. Pure.
+plants" from "240 plants ... half of them", "up $2 million" from two totals, "2,127 children" from "1,086 children"
+and "1,041 children". Each function returns the working as a short formula for the verdict's reason ("1893 − 1889"),
+or None. Pure.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ Working = tuple[str, tuple[Quantity, Quantity]]  # the formula, and the two evid
 
 def derivation(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     """How the claim's figure follows from two figures of the evidence; None when it does not."""
-    for derive in (_difference, _years_between, _months_between, _days_between, _clock_span, _ratio, _share_of_count,
-                   _share_as_percent):
+    for derive in (_difference, _total, _years_between, _months_between, _days_between, _clock_span, _ratio,
+                   _share_of_count, _share_as_percent):
         if (how := derive(q, evidence)) is not None:
             return how
     return None
@@ -101,6 +102,22 @@ def _difference(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     for a, b in _pairs(same):
         if _of_one_thing(q, a, b) and _close(a.value - b.value, q.value, q):
             return f"{_figure(a)} − {_figure(b)}", (a, b)
+    return None
+
+
+def _total(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
+    """"2,127 children" from "1,086 children" and "1,041 children"; "$9 million" from "$5 million" and "$4 million":
+    two figures counting what the claim's counts (the same noun, or the same currency), summed. Only exact sums, and
+    only of figures that say what they count: a passage's bare numbers add up to almost anything."""
+    if q.kind not in ("count", "money") or q.approx or q.bound or q.difference or q.context & MULTIPLE:
+        return None
+    if q.kind == "count" and not q.context:
+        return None
+    same = [e for e in evidence if e.kind == q.kind and e.unit == q.unit and e.context == q.context
+            and not e.bound and not e.identifier and not e.difference]
+    for a, b in _pairs(same):
+        if abs(a.value + b.value - q.value) <= 1e-6 * max(1.0, q.value):
+            return f"{_figure(a)} + {_figure(b)}", (a, b)
     return None
 
 

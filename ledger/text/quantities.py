@@ -832,6 +832,8 @@ def _crossed(q: Quantity, c: Quantity, e: Quantity) -> bool:
     """Whether the claim gives evidence figure `e`'s value (as `c`) to something else than `e` is about, while `e` is
     about what the claim's figure `q` is: "the tenant gives two months' notice, the landlord one month's" against
     "the Tenant must give one month's notice; the Landlord two months'"."""
+    if c.value != e.value:
+        return False  # "below 99.0%" holds for the evidence's 10% without giving it to anything
     own, theirs = c.about - q.about, q.about - c.about
     return bool(own) and not own & e.about and bool(theirs & e.about)
 

@@ -33,6 +33,8 @@ def working(claim: str, evidence: str) -> list[tuple[str, str]]:
         ("About 120 of the plants were exposed to heat.",
          "We grew 240 bean plants and exposed half of them to heat pulses.", "half of 240 bean plants"),
         ("30% of the schools were rebuilt.", "Of the 40 schools in the district, 12 were rebuilt.", "12 of 40 schools"),
+        ("The survey reached 1,530 households.",
+         "We surveyed 912 households in the north and 618 households in the south.", "912 households + 618 households"),
         ("There were 15 fewer road deaths in the county.",
          "Road deaths in the county fell to 74 in 2025, compared with 89 in 2024.", "89 − 74"),
     ],
@@ -59,6 +61,9 @@ def test_a_figure_worked_out_from_two_of_the_evidence_is_matched_with_its_workin
         ("The largest customer accounted for 2.4% of revenue.",
          "The company had 1,284 paying customers and signed 37 new enterprise customers."),
         ("31% of the schools were rebuilt.", "Of the 40 schools in the district, 12 were rebuilt."),
+        ("The survey reached 1,500 households.",
+         "We surveyed 912 households in the north and 618 households in the south."),
+        ("The survey reached 1,530 people.", "We surveyed 912 households in the north and 618 people in the south."),
     ],
 )
 def test_a_figure_the_evidence_does_not_work_out_to_is_not_matched(claim: str, evidence: str) -> None:
