@@ -105,13 +105,17 @@ def _count_enders() -> frozenset[str]:
     return frozenset(lexicon().word_set("negation", "cues") | lexicon().word_set("negation", "short_scope"))
 
 
-def counted_at(tokens: Sequence[Token], j: int, limit: int = 3) -> tuple[frozenset[str], int]:
+def counted_at(tokens: Sequence[Token], j: int, limit: int = 3, text: str = "") -> tuple[frozenset[str], int]:
     """Stems of the content words right after a number (the thing counted: "10 full-time employees"), and the end;
-    a negation ends it ("one shed no larger than" counts sheds)."""
+    a negation ends it ("one shed no larger than" counts sheds), and so does the end of its line in `text` when a new
+    one starts (a form's "Weight: 98 kg" counts nothing of the heading below it)."""
     words: list[str] = []
     negations = _count_enders()
     while j < len(tokens) and len(words) < limit:
         w = tokens[j][0]
+        gap = text[tokens[j - 1][2]:tokens[j][1]] if text and j else ""
+        if "\n\n" in gap or ("\n" in gap and w[:1].isupper()):
+            break  # a soft wrap goes on in lower case ("10 full-time\nemployees")
         if w == "-":
             j += 1
             continue

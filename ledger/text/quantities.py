@@ -294,7 +294,8 @@ def _classify(
         j, nxt = j + 2, (tokens[j + 2][0].lower() if j + 2 < len(tokens) else "")  # "10 or more days"
     if nxt in ("st", "nd", "rd", "th") and j < len(tokens) and tokens[j][1] == tokens[j - 1][2]:
         # "the 15th day of each month" is the fifteenth, not fifteen days
-        return _make("ordinal", value, text, start, tokens[j][2], context=counted_at(tokens, j + 1)[0]), j + 1
+        counted = counted_at(tokens, j + 1, text=text)[0]
+        return _make("ordinal", value, text, start, tokens[j][2], context=counted), j + 1
     k, business = (j + 1 if nxt == "-" else j), False
     for _ in range(3):  # up to two modifiers: "5 more banking days", "3 consecutive months"
         word = tokens[k][0].lower() if k < len(tokens) else ""
@@ -340,7 +341,7 @@ def _classify(
             and _name_like(tokens[i][0]) and not unit_size(nxt)) or prev.lower() in _name_labels():
         label = frozenset({stem(prev)})  # "Level 2 members", "version 4.0 adds": which one, not how many
         return _make("number", value, text, start, tokens[j - 1][2], context=label, identifier=True), j
-    counted, k = counted_at(tokens, j)
+    counted, k = counted_at(tokens, j, text=text)
     if counted and "." in tokens[i][0] and j == i + 1 and not unit_size(tokens[j][0]):
         counted = frozenset()  # "the 4.0 defaults", "4.1 queries": things are counted whole ("3.5 mi" is a length)
     if counted:

@@ -216,13 +216,19 @@ def parse_citations(sentence: str) -> tuple[str, list[str]]:
 _LABEL_LINE = re.compile(r"^[^\W\d][^:\n]{0,40}:\s+\S")
 
 
+HEADING_WORDS = 6  # a line this short above a run of "Label: value" lines heads them
+
+
 def label_lines(spans: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
     """Sentences with each line of a run of "Label: value" lines on its own: lines with no full stop between them are
     one sentence to the splitter, but each states its own field ("Half term: …", "Parents' evening: …"). Pure."""
     out: list[tuple[str, int, int]] = []
     for sentence, start, end in spans:
         lines = sentence.split("\n")
-        if len(lines) < 2 or not all(_LABEL_LINE.match(line.strip()) for line in lines if line.strip()):
+        filled = [line.strip() for line in lines if line.strip()]
+        # under a heading line of its own ("SPECIFICATIONS" above "Heat output: 8.5 kW", "Weight: 98 kg")
+        headed = len(filled) >= 3 and ":" not in filled[0] and len(filled[0].split()) <= HEADING_WORDS
+        if len(filled) < 2 or not all(_LABEL_LINE.match(line) for line in filled[1 if headed else 0:]):
             out.append((sentence, start, end))
             continue
         at = start

@@ -701,3 +701,10 @@ def test_the_number_of_a_numbered_heading_or_clause_names_it() -> None:
     # a claim's "1st" is not stated by a heading's number
     claim = extract_quantities("Rent is due on the 1st of each month.")
     assert compare_quantities(claim, extract_quantities(text)).matches[0].status != "matched"
+
+
+def test_what_a_number_counts_ends_with_its_line_when_a_new_one_starts() -> None:
+    counted = {q.text: q.context for q in extract_quantities("Weight: 71 kg\n\nSUPPORT\nCall us. We hired 12 "
+                                                             "part-time\nstaff.")}
+    assert "71 kg" in counted  # not "71 kg SUPPORT Call"
+    assert "staff" in counted["12 part-time\nstaff"]  # a soft wrap goes on

@@ -170,3 +170,9 @@ def test_a_run_of_label_lines_is_a_sentence_per_line() -> None:
                                         "Half term: Monday 26 October to Friday 30 October",
                                         "A line of prose\nwrapped over two lines."]
     assert all(text[a:b] == s for s, a, b in spans)
+
+
+def test_a_run_of_label_lines_under_a_heading_line_is_a_sentence_per_line() -> None:
+    text = "SPECIFICATIONS\nHeat output: 6 kW\nOperating range: -15°C to 30°C\nWeight: 71 kg"
+    assert [s for s, _, _ in label_lines(split_sentences(text))] == [
+        "SPECIFICATIONS", "Heat output: 6 kW", "Operating range: -15°C to 30°C", "Weight: 71 kg"]
