@@ -85,9 +85,13 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+PREFIX = 6  # words sharing this many first letters are mostly one word's forms ("pregnancy", "pregnant")
+
+
 def _bag(text: str) -> frozenset[str | tuple[str, str]]:
-    """Words and neighbouring word pairs of a text."""
-    words = _words(text)
+    """Words (a long one by its first letters: a stem does not join "pregnancy" and "pregnant") and neighbouring word
+    pairs of a text."""
+    words = [f"{w[:PREFIX]}…" if len(w) > PREFIX and w.isalpha() else w for w in _words(text)]
     return frozenset([*words, *zip(words, words[1:], strict=False)])
 
 
