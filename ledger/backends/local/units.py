@@ -29,7 +29,7 @@ _LABEL_LINE = re.compile(r"^[A-Z][\w ()/&.-]{1,40}:\s+\S")
 _CODE_BLOCK = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.MULTILINE | re.DOTALL)
 _CODE_FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.MULTILINE)
 # The label of a "Label: value" line, read from the line's start ("Visitor centre: At the top lock. ").
-_LINE_FIELD = re.compile(r"^([A-Z][\w ()/&'-]{0,40}):\s+\S")
+_LINE_FIELD = re.compile(r"^([A-Z][\w ()/&'-]{0,40}?)(:|\s+[-–—])\s+\S")  # or "E4 - High discharge temperature"
 _HEADING_PREFIX = re.compile(r"^(?:#{1,6}\s*)?(?:(?:\d{1,3}[.)]|[A-Z][.)]|§\s*\d+)(?:\d+[.)]?)*\s+)?")
 # A clause number opening a sentence ("7.3 The Licensee shall ..."): the document's numbering, not part of what it says.
 CLAUSE_NUMBER = re.compile(r"^(?:\d{1,3}\.)+\d{1,3}\.?\s+(?=[A-Z])")
@@ -72,6 +72,12 @@ class Unit:
     def label_stems(self) -> frozenset[str]:
         """Content stems of its label, when it is a short "Label: value" line ("Secretary: Tom Egan")."""
         return _stems_of(self.text.split(":", 1)[0]) if self.is_label else frozenset()
+
+    @cached_property
+    def named_stems(self) -> frozenset[str]:
+        """Its content stems, and the codes of the field it continues ("E4" of "E4 - High temperature. Restart it."):
+        a code names the one thing its line is about."""
+        return self.stems | frozenset(s for s in self.lead_stems if any(c.isdigit() for c in s))
 
     @cached_property
     def lead_stems(self) -> frozenset[str]:
@@ -192,7 +198,8 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                 # a field's later sentences without a subject of their own are still its value: "Visitor centre: At
                 # the top lock. Open April to October." says when the visitor centre opens ("Required: a book by …
                 # The library has three copies." is a sentence of its own) …
-                clean = f"{field.group(1)}: {clean}"
+                if field.group(2) == ":":  # (a code's line, "E4 - High temperature. Restart it.", is quoted as is)
+                    clean = f"{field.group(1)}: {clean}"
                 # … and are about what it said before: "Motion 2: to ban glass bottles. Proposed by Lucy Wren."
                 field_lead = before
             if not is_item:

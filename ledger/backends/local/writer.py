@@ -242,8 +242,8 @@ class LocalWriter:
                 if agreement is not None and (agreement.matched or agreement.conflicts):
                     score += FIGURE_MATCH if agreement.matched else -FIGURE_MATCH
                     break
-            if codes:
-                if mentions(unit.text, codes):
+            if codes:  # the field a sentence continues names its code too ("E4 - High temperature. Restart it.")
+                if mentions(unit.text, codes) or mentions(unit.lead, codes):
                     score += CODE_MATCH
                 elif any(shape.search(unit.text) for shape in siblings):
                     score -= CODE_MATCH
@@ -350,8 +350,8 @@ def _coverage(part: QuestionPart, unit: Unit, reworded: frozenset[str]) -> tuple
     the treasurer of the rowing club?" asks of the rowing club's minutes."""
     if _heading_asks(part, unit):
         return len(part.focus), len(part.focus)
-    covered = stems_cover(part.focus, unit.stems) + len(reworded)
-    titled = len(_named(part, unit) - reworded) - stems_cover(part.focus, unit.stems)
+    covered = stems_cover(part.focus, unit.named_stems) + len(reworded)
+    titled = len(_named(part, unit) - reworded) - stems_cover(part.focus, unit.named_stems)
     return covered, len(part.focus) - titled
 
 
@@ -360,7 +360,7 @@ def _named(part: QuestionPart, unit: Unit) -> frozenset[str]:
     to ban glass bottles. Proposed by Lucy Wren."); those count only when they leave some to the unit ("How long does
     the chicken roast?" of a recipe titled "Roast chicken" is answered by the sentence that says "roast", not by
     "Preparation time: 20 minutes")."""
-    own = frozenset(s for s in part.focus if stem_covered(s, unit.stems))
+    own = frozenset(s for s in part.focus if stem_covered(s, unit.named_stems))
     around = _around(part, unit)
     return own | around if own or around != part.focus else own
 

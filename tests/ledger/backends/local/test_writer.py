@@ -805,3 +805,13 @@ def test_a_field_whose_label_names_the_question_is_relevant_however_its_value_em
                        "The Marlow Hills Cider Route: A Visitor's Guide", None, "c", 1, 0)
     answer = answer_to(embedder, "When was Marlow Hills Cider registered, and how many producers are there?", [guide])
     assert "2001" in answer.text and "41 farms" in answer.text
+
+
+def test_a_code_s_later_sentences_are_about_its_code(embedder) -> None:  # type: ignore[no-untyped-def]
+    manual = make_chunk("# DRYMASTER 7 – USER GUIDE\n\n## Fault codes\n\nF1 - Water tank full. Empty the tank and "
+                        "press Start.\nF3 - Filter blocked. Rinse the filter under a cold tap.\nF5 - Door open. Close the "
+                        "door firmly.", "DRYMASTER 7 – USER GUIDE", None, "d", 1, 0)
+    units = {u.text: u for u in evidence_units([manual])}
+    assert units["Rinse the filter under a cold tap."].lead == "F3 - Filter blocked."  # quoted as written
+    answer = answer_to(embedder, "What should I do if I see F3?", [manual])
+    assert answer.answered and "Rinse the filter" in answer.text and "Empty the tank" not in answer.text
