@@ -809,8 +809,8 @@ def test_a_field_whose_label_names_the_question_is_relevant_however_its_value_em
 
 def test_a_code_s_later_sentences_are_about_its_code(embedder) -> None:  # type: ignore[no-untyped-def]
     manual = make_chunk("# DRYMASTER 7 – USER GUIDE\n\n## Fault codes\n\nF1 - Water tank full. Empty the tank and "
-                        "press Start.\nF3 - Filter blocked. Rinse the filter under a cold tap.\nF5 - Door open. Close the "
-                        "door firmly.", "DRYMASTER 7 – USER GUIDE", None, "d", 1, 0)
+                        "press Start.\nF3 - Filter blocked. Rinse the filter under a cold tap.\nF5 - Door open. "
+                        "Close the door firmly.", "DRYMASTER 7 – USER GUIDE", None, "d", 1, 0)
     units = {u.text: u for u in evidence_units([manual])}
     assert units["Rinse the filter under a cold tap."].lead == "F3 - Filter blocked."  # quoted as written
     answer = answer_to(embedder, "What should I do if I see F3?", [manual])
