@@ -23,6 +23,8 @@ _LABEL_RANKS: dict[str, int] = {
     "effective as of": 0,
     "effective on": 0,
     "effective": 0,
+    "date of agreement": 1,  # a contract's own date
+    "agreement date": 1,
     "date of issue": 1,
     "issue date": 1,
     "issued on": 1,

@@ -24,6 +24,7 @@ from ingest.dates import HEAD_CHARS, infer_document_date, resolve_document_date
         ("Date: 2026-01-05", (date(2026, 1, 5), "text:date")),
         ("Recorded: Saturday 6 June 2026, 10:00", (date(2026, 6, 6), "text:recorded")),  # a meeting's transcript
         ("**For immediate release: 12 October 2026**", (date(2026, 10, 12), "text:for immediate release")),
+        ("Tenant: Ana Ruiz\nDate of agreement: 2 September 2026", (date(2026, 9, 2), "text:date of agreement")),
         # markdown emphasis, tables and a value on the next line (HTML definition lists)
         ("**Effective:** 2026-07-01", (date(2026, 7, 1), "text:effective")),
         ("| Effective date | 2026-03-01 |", (date(2026, 3, 1), "text:effective date")),
