@@ -367,8 +367,14 @@ def _named(part: QuestionPart, unit: Unit) -> frozenset[str]:
 
 def _around(part: QuestionPart, unit: Unit) -> frozenset[str]:
     """The focus words of a part that a unit's document title or the field it continues names: their very words, as a
-    loose match would be everywhere ("terms" in a title for "cancel")."""
-    return part.focus & (unit.title_stems | unit.lead_stems)
+    loose match would be everywhere ("terms" in a title for "cancel"), or the initials of the title's words ("AGM"
+    of "Rowing Club – Annual General Meeting")."""
+    initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", unit.chunk.title or "")).lower()
+    acronyms = {w.lower() for w in _ACRONYM.findall(part.text) if w.lower() in initials}
+    return part.focus & (unit.title_stems | unit.lead_stems | acronyms)
+
+
+_ACRONYM = re.compile(r"\b[A-Z]{2,5}\b")
 
 
 def _names_rest_of_title(part: QuestionPart, unit: Unit) -> bool:

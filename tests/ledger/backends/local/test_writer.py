@@ -815,3 +815,12 @@ def test_a_code_s_later_sentences_are_about_its_code(embedder) -> None:  # type:
     assert units["Rinse the filter under a cold tap."].lead == "F3 - Filter blocked."  # quoted as written
     answer = answer_to(embedder, "What should I do if I see F3?", [manual])
     assert answer.answered and "Rinse the filter" in answer.text and "Empty the tank" not in answer.text
+
+
+def test_an_acronym_of_the_title_names_the_document(embedder) -> None:  # type: ignore[no-untyped-def]
+    minutes = make_chunk("# Hillcrest Bowls Club – Annual General Meeting\n\nThe meeting closed at 9.15pm.",
+                         "Hillcrest Bowls Club – Annual General Meeting", None, "m", 1, 0)
+    advert = make_chunk("# Groundskeeper wanted\n\nClosing date: 30 June 2026 at noon.", "Groundskeeper wanted", None,
+                        "j", 1, 0)
+    answer = answer_to(embedder, "When did the AGM close?", [advert, minutes])
+    assert answer.answered and "9.15pm" in answer.text and "30 June" not in answer.text
