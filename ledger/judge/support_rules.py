@@ -48,6 +48,7 @@ COMPUTED = "worked out:"  # in a reason: a claim figure follows from the quote's
 REWORDED = "stated as"  # in a reason: a claim figure the quote gives in another form ("two fifths of, stated as 41%")
 FIGURES_AGREE = "figures agree"  # in a reason: the claim's figures, as the quote gives them or works out to
 SEVERAL_AGREE = re.compile(rf"\b(?:both|all \d+) {FIGURES_AGREE}\b")  # ... two or more of them ("both figures agree")
+WORD_FOR_WORD = "the quote states the claim word for word"  # in a reason: the quote repeats the claim
 
 
 @dataclass(frozen=True)
@@ -284,7 +285,7 @@ def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
         return "none", "none", f"the evidence does not address the claim (similarity {f.similarity:.2f})"
     clean = not (q.conflicts or f.swaps or q.absent or flipped)
     if clean and f.verbatim:  # the document says it in so many words, however long the sentence around it
-        return "full", "verbatim", f"the quote states the claim word for word (similarity {f.similarity:.2f})"
+        return "full", "verbatim", f"{WORD_FOR_WORD} (similarity {f.similarity:.2f})"
     anchored = [m.evidence is None or m.anchor >= min(2, len(m.claim.about), len(m.evidence.about)) for m in q.matched]
     figures_anchored = bool(anchored) and (all(anchored) or (len(anchored) >= 2 and any(anchored)))
     if clean and (
@@ -322,8 +323,9 @@ def _how_many(n: int) -> str:
 
 
 def several_agree(reason: str) -> bool:
-    """Whether a reason says that two or more of the claim's figures agree with the quote's."""
-    return SEVERAL_AGREE.search(reason) is not None
+    """Whether a reason says that two or more of the claim's figures agree with the quote's, or that the quote repeats
+    the claim word for word: either way the passage states the claim."""
+    return SEVERAL_AGREE.search(reason) is not None or reason.startswith(WORD_FOR_WORD)
 
 
 def _reworded(m: QuantityMatch) -> bool:

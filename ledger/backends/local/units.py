@@ -172,7 +172,8 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
             if reason == "fragment" and clean.endswith(".") and len(clean.split()) == 1:
                 continue  # "Yes." under a question: an answer word, not the heading of what follows
             line_start = text.rfind("\n", 0, at) + 1
-            is_item = bool(_BULLET.fullmatch(text[line_start:at]))
+            # (a numbered line in capitals is a heading: "6. BREAK CLAUSE")
+            is_item = bool(_BULLET.fullmatch(text[line_start:at])) and not (clean.isupper() and reason == "fragment")
             if clean.endswith(":") and reason != "heading" and not is_item:
                 if reason == "fragment":  # "Required documents:" heads what follows as well
                     headings.append((at, _heading_text(piece)))
@@ -241,8 +242,10 @@ def _line_pieces(sentence: str, start: int) -> list[tuple[str, int]]:
         else:
             pieces[-1] = (pieces[-1][0] + ln, pieces[-1][1])
         at += len(ln)
-        following = lines[i + 1].lstrip()[:1] if i + 1 < len(lines) else ""
-        starts_new = following.isupper() and (exclusion_reason(_clean(ln)) == "fragment" or _line_ends(ln))
+        following = lines[i + 1].lstrip() if i + 1 < len(lines) else ""
+        # a capitalised line, or a numbered clause ("6.1 Either party may ..."), starts anew after a whole line
+        starts_new = (following[:1].isupper() or bool(CLAUSE_NUMBER.match(following))) and (
+            exclusion_reason(_clean(ln)) == "fragment" or _line_ends(ln))
     return pieces
 
 

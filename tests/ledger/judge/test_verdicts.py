@@ -25,6 +25,7 @@ def m(support: str, doc: str = "A", when: date | None = None, sim: float = 0.8, 
 
 
 ALL_FIGURES = "the quote states the claim (similarity 0.67); both figures agree (every 20 minutes, every 30 minutes)"
+VERBATIM = "the quote states the claim word for word (similarity 0.92)"
 
 
 @pytest.mark.parametrize(
@@ -86,6 +87,9 @@ OLD, NEW = date(2024, 1, 15), date(2026, 3, 1)
         ([m("full", "A", sim=0.67, reason=ALL_FIGURES), m("contradicted", "A", sim=0.7)], "contradicted", None,
          False),
         ([m("full", "A", sim=0.67), m("contradicted", "A", sim=0.64)], "contradicted", None, False),
+        # a passage stating the claim word for word outweighs another passage of its document read as contradicting it
+        ([m("full", "A", sim=0.92, reason=VERBATIM), m("contradicted", "A", sim=0.84)],
+         "full", None, False),
     ],
 )
 def test_resolve_conflicts_newer_source_prevails(

@@ -824,3 +824,13 @@ def test_an_acronym_of_the_title_names_the_document(embedder) -> None:  # type: 
                         "j", 1, 0)
     answer = answer_to(embedder, "When did the AGM close?", [advert, minutes])
     assert answer.answered and "9.15pm" in answer.text and "30 June" not in answer.text
+
+
+def test_a_numbered_line_in_capitals_heads_the_clauses_under_it() -> None:
+    lease = make_chunk("5. REPAIRS\n5.1 The Owner shall keep the roof in repair.\n\n6. BREAK CLAUSE\n6.1 Either party "
+                       "may end this lease after 1 May 2027.", "Lease", None, "l", 1, 0)
+    sections = {u.text: u.section for u in evidence_units([lease])}
+    assert sections["Either party may end this lease after 1 May 2027."] == "BREAK CLAUSE"
+    unnumbered = make_chunk("REPAIRS\n5.1 The Owner shall keep the roof in repair.", "Lease", None, "u", 1, 0)
+    assert [(u.text, u.section) for u in evidence_units([unnumbered])] == [
+        ("The Owner shall keep the roof in repair.", "REPAIRS")]  # the heading is no part of the clause
