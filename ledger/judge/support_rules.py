@@ -323,9 +323,14 @@ def _how_many(n: int) -> str:
 
 
 def several_agree(reason: str) -> bool:
-    """Whether a reason says that two or more of the claim's figures agree with the quote's, or that the quote repeats
-    the claim word for word: either way the passage states the claim."""
-    return SEVERAL_AGREE.search(reason) is not None or reason.startswith(WORD_FOR_WORD)
+    """Whether a reason says that two or more of the claim's figures agree with the quote's."""
+    return SEVERAL_AGREE.search(reason) is not None
+
+
+def states_outright(reason: str) -> bool:
+    """Whether a reason says the quote states the claim outright: two or more of its figures agree, or it repeats the
+    claim word for word."""
+    return several_agree(reason) or reason.startswith(WORD_FOR_WORD)
 
 
 def _reworded(m: QuantityMatch) -> bool:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from ledger.core.types import EvidenceMatch, Support, Verdict
-from ledger.judge.support_rules import several_agree
+from ledger.judge.support_rules import states_outright
 
 BASE_CONFIDENCE: dict[Support, float] = {"full": 0.85, "partial": 0.6, "none": 0.0, "contradicted": 0.85}
 MULTI_SOURCE_STEP = 0.05
@@ -75,11 +75,12 @@ def resolve(matches: list[EvidenceMatch]) -> Resolution:
     if contradicting and supporting:
         support_docs = {m.path or m.document for m in supporting}
         contra_docs = {m.path or m.document for m in contradicting}
-        stated = [m for m in supporting if m.support == "full" and several_agree(m.reason)
+        stated = [m for m in supporting if m.support == "full" and states_outright(m.reason)
                   and (m.path or m.document) in contra_docs]
         if stated and max(m.similarity for m in stated) >= max(m.similarity for m in contradicting):
-            # A passage that gives every figure of the claim outweighs a less similar one of the same document that
-            # gives another: the document states the claim, and the other passage is about something else.
+            # A passage that gives every figure of the claim (or the claim word for word) outweighs a less similar one
+            # of the same document that gives another: the document states the claim, and the other passage is about
+            # something else.
             return Resolution("full", stated)
         if support_docs != contra_docs:
             newest_support, newest_contra = _newest(supporting), _newest(contradicting)

@@ -695,9 +695,10 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
 
 
 def _in_place_of(q: Quantity, rival: Quantity | None, sources: tuple[Quantity, ...], claims: list[Quantity]) -> bool:
-    """Whether a figure worked out as the difference of two evidence figures stands where one of them did, beside the
-    other: "28 or 56 tablets" against "28 or 84 tablets" is no 84 − 28 but a changed figure, unless the claim says it
-    is a difference ("56 more tablets"); "up $3.5 million" of two totals the claim leaves out is one."""
+    """Whether a figure worked out from two evidence figures (their difference or total) stands where one of them
+    did, beside the other: "28 or 56 tablets" against "28 or 84 tablets" is no 84 − 28 but a changed figure, unless
+    the claim says it is a difference ("56 more tablets"); "up $3.5 million" of two totals the claim leaves out is
+    one."""
     if rival is None or q.difference or rival not in sources or any(e.kind != q.kind for e in sources):
         return False
     other = next(e for e in sources if e is not rival)

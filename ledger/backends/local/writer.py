@@ -448,8 +448,9 @@ def _names_someone(question: str, unit: Unit) -> str:
     manager", "The committee decides"), "" for neither."""
     asked = {w.lower() for w in re.findall(r"[\w'’-]+", question)}
     text = unit.text.lstrip("*_#>-•· ")
-    if unit.lead and ": " in text:
-        text = text.split(": ", 1)[1]  # a later sentence of a field opens after its label ("Motion 2: Carried.")
+    label = unit.lead.split(":", 1)[0]
+    if unit.lead and text.startswith(f"{label}: "):
+        text = text[len(label) + 2:]  # a later sentence of a field opens after its label ("Motion 2: Carried.")
     lex = lexicon()
     dates = lex.word_set("calendar", "months") | lex.word_set("calendar", "weekdays")  # "every Tuesday" names no one
     if any(m.start() > 0 and m.group(0).lower() not in asked | dates for m in _NAME.finditer(text)):
