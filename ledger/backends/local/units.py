@@ -69,6 +69,12 @@ class Unit:
         return _stems_of(self.chunk.title or "")
 
     @cached_property
+    def title_initials(self) -> str:
+        """The first letters of its document title's words, lower case ("rrcagm" of "Riverside Rowing Club – Annual
+        General Meeting"): an acronym among them names the document."""
+        return "".join(w[0] for w in re.findall(r"[A-Za-z]+", self.chunk.title or "")).lower()
+
+    @cached_property
     def label_stems(self) -> frozenset[str]:
         """Content stems of its label, when it is a short "Label: value" line ("Secretary: Tom Egan")."""
         return _stems_of(self.text.split(":", 1)[0]) if self.is_label else frozenset()

@@ -350,9 +350,9 @@ def _coverage(part: QuestionPart, unit: Unit, reworded: frozenset[str]) -> tuple
     the treasurer of the rowing club?" asks of the rowing club's minutes."""
     if _heading_asks(part, unit):
         return len(part.focus), len(part.focus)
-    covered = stems_cover(part.focus, unit.named_stems) + len(reworded)
-    titled = len(_named(part, unit) - reworded) - stems_cover(part.focus, unit.named_stems)
-    return covered, len(part.focus) - titled
+    own = stems_cover(part.focus, unit.named_stems)
+    titled = len(_named(part, unit) - reworded) - own
+    return own + len(reworded), len(part.focus) - titled
 
 
 def _named(part: QuestionPart, unit: Unit) -> frozenset[str]:
@@ -369,8 +369,7 @@ def _around(part: QuestionPart, unit: Unit) -> frozenset[str]:
     """The focus words of a part that a unit's document title or the field it continues names: their very words, as a
     loose match would be everywhere ("terms" in a title for "cancel"), or the initials of the title's words ("AGM"
     of "Rowing Club – Annual General Meeting")."""
-    initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", unit.chunk.title or "")).lower()
-    acronyms = {w.lower() for w in _ACRONYM.findall(part.text) if w.lower() in initials}
+    acronyms = {w.lower() for w in _ACRONYM.findall(part.text) if w.lower() in unit.title_initials}
     return part.focus & (unit.title_stems | unit.lead_stems | acronyms)
 
 
