@@ -49,9 +49,16 @@ def mentions(text: str, terms: Sequence[str]) -> bool:
     return False
 
 
+_DOTTED = re.compile(r"\d{1,3}(?:\.\d{1,3}){2,}")
+
+
 def code_shape(code: str) -> re.Pattern[str]:
     """Codes shaped like this one: "CFF25-038" → CFF\\d\\d-\\d\\d\\d, so "CFF25-001" is its sibling. Only codes with
-    letters have siblings: "4.0" is shaped like every decimal number."""
+    letters have siblings: "4.0" is shaped like every decimal number; a number of three or more short parts is a
+    version or section number ("3.4.1"), and so are those with as many parts ("3.10.0")."""
+    if _DOTTED.fullmatch(code):
+        parts = r"\.".join([r"\d{1,3}"] * (code.count(".") + 1))
+        return re.compile(rf"(?<![\w.-]){parts}(?![\w-]|\.\d)")
     if not any(c.isalpha() for c in code):
         return re.compile(r"(?!)")
     shape = "".join(r"\d" if c.isdigit() else re.escape(c) for c in code)

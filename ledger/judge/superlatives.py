@@ -116,7 +116,11 @@ def _value(cell: str) -> tuple[str, float] | None:
 def ranked_claim(claim: str, chunk: Chunk) -> tuple[bool, TableRow, TableRow] | None:
     """For a claim that a row of the chunk's table is at one end ("A swinging mooring is the cheapest option"):
     (whether it is, the row the claim names, the row at that end). None when the claim has no superlative, names no
-    single row, or no table of the chunk is about it."""
+    single row, or no table of the chunk is about it. A column's name is no superlative: "A (Benefit: Cancellation;
+    Maximum cover: £3,000)" restates a row, it does not rank it."""
+    labels = {cell.strip() for row in chunk.table_rows for cell in row.header if extreme(cell)}
+    for label in sorted(labels, key=len, reverse=True):
+        claim = re.sub(rf"(?<![\w-]){re.escape(label)}(?![\w-])", " ", claim, flags=re.IGNORECASE)
     found = extreme_row(claim, [chunk], rows_named=True)
     if found is None:
         return None

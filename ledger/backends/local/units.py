@@ -23,6 +23,7 @@ from ledger.text.sentences import split_sentences
 from ledger.text.terms import STOPWORDS, is_negated, key_terms
 
 _BULLET = re.compile(r"[ \t]*(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))[ \t]+$")
+_ITEM_MARK = re.compile(r"^(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))[ \t]+")  # a list item's bullet or number
 _TERMINAL = re.compile(r"[.!?][\"')\]*]*$")
 _LABEL_LINE = re.compile(r"^[A-Z][\w ()/&.-]{1,40}:\s+\S")
 # A fenced code block ("```sh … ```") and its fence lines.
@@ -30,7 +31,9 @@ _CODE_BLOCK = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.MULT
 _CODE_FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.MULTILINE)
 # The label of a "Label: value" line, read from the line's start ("Visitor centre: At the top lock. ").
 _LINE_FIELD = re.compile(r"^([A-Z][\w ()/&'-]{0,40}?)(:|\s+[-–—])\s+\S")  # or "E4 - High discharge temperature"
-_HEADING_PREFIX = re.compile(r"^(?:#{1,6}\s*)?(?:(?:\d{1,3}[.)]|[A-Z][.)]|§\s*\d+)(?:\d+[.)]?)*\s+)?")
+# (numbering is followed by words: "3.4.1 — 12 May" is a release's heading, its number is what it names)
+_HEADING_PREFIX = re.compile(
+    r"^(?:#{1,6}\s*)?(?:(?:\d{1,3}[.)]|[A-Z][.)]|§\s*\d+)(?:\d+[.)]?)*\s+(?=[^\W\d_]|[(\"'‘“]))?")
 # A clause number opening a sentence ("7.3 The Licensee shall ..."): the document's numbering, not part of what it says.
 CLAUSE_NUMBER = re.compile(r"^(?:\d{1,3}\.)+\d{1,3}\.?\s+(?=[A-Z])")
 _EDITION = re.compile(r"\b(?:edition|version|revision|rev|draft|updated|v\d+(?:\.\d+)*|(?:19|20)\d\d)\b", re.I)
@@ -126,10 +129,14 @@ class Unit:
         return re.sub(r"\W+", " ", self.text.lower()).strip()
 
     @property
+    def said(self) -> str:
+        """What it says with the field it continues: "Motion 2: to ban glass. Carried: 30 for." """
+        return f"{self.lead} {self.text}" if self.lead else self.text
+
+    @property
     def scored_text(self) -> str:
         """What is embedded: the section name gives a short sentence its topic ("Parking: …")."""
-        text = f"{self.lead} {self.text}" if self.lead else self.text  # "Motion 2: to ban glass. Carried: 30 for."
-        return f"{self.section}: {text}" if self.section else text
+        return f"{self.section}: {self.said}" if self.section else self.said
 
 
 @cache
@@ -209,6 +216,9 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                     clean = f"{field.group(1)}: {clean}"
                 # … and are about what it said before: "Motion 2: to ban glass bottles. Proposed by Lucy Wren."
                 field_lead = before
+            elif before and not field and _LABEL_LINE.match(clean):
+                # a field after a sentence of its line is that sentence's: "2. Fix the alarm. Owner: Dev Rao."
+                field_lead = _ITEM_MARK.sub("", before)
             if not is_item:
                 lead = ""  # a paragraph ends the list its lead-in introduced
             elif lead:  # every item finishes its lead-in's sentence: "We will not pay for: theft from an empty home"

@@ -79,6 +79,7 @@ RARE_WORD_ZIPF = 4.7  # a word rarer than this in general English (wordfreq's Zi
 CONTEXT_SIMILARITY = 0.6  # below this, a question word absent from a unit's whole passage means "not this unit"
 COUNTED_WORDS = 4  # a count names what it counts within its first words ("3 missed payments")
 NEAR_DUPLICATE = 0.8  # Jaccard of content stems above which two units say the same thing
+OWN_TOPIC = 8  # words of a sentence that has a topic of its own, whatever the heading above it
 CODE_MATCH = 0.2  # a unit naming the code asked about ("CFF25-038") answers it; one naming a sibling code does not
 
 
@@ -144,23 +145,37 @@ class LocalWriter:
                       for i, p in enumerate(parts)]
         vectors = self.embedder.encode([question] + part_texts + [u.scored_text for u in units])
         q_vec, part_vecs, unit_vecs = vectors[0], vectors[1 : 1 + len(parts)], vectors[1 + len(parts) :]
+        # A heading gives a short sentence or a field its topic ("Parking: two bays", "Closing date: 30 June" in a job
+        # advert), but a long title can drown what a whole sentence says ("Dairy recalls yoghurt: The problem was
+        # found at …"): a whole sentence is as close to a question as it is with its heading or without it.
+        titled = [i for i, u in enumerate(units) if u.section and not u.is_label and len(u.said.split()) >= OWN_TOPIC]
+        plain = unit_vecs.copy()
+        if titled:
+            plain[titled] = self.embedder.encode([units[i].said for i in titled])
+
+        def similar(vec: np.ndarray) -> np.ndarray:
+            return np.maximum(unit_vecs @ vec, plain @ vec)
+
         relevance = self._clause_relevance(parts, part_vecs, units, unit_vecs)
         whole = whole_question(question, parts)
         figures = extract_quantities(_COMPARATIVES.sub(_plain_comparative, question))
         weights = _focus_weights(whole.focus, units)
         codes = [t for t in named_terms(question) if any(c.isdigit() for c in t)]
         # a long sentence scores by its closest clause when that is closer ("…," said Cllr Lee, cabinet member for …)
-        scores = self._scores(whole, figures, relevance(q_vec, unit_vecs @ q_vec), units, weights, codes)
+        scores = self._scores(whole, figures, relevance(q_vec, similar(q_vec)), units, weights, codes)
         # a passage whose limits leave out the question's own case ("grants under £5,000" for a £8,000 grant) when
         # another's hold it ("grants of £5,000 or more"); alone, it answers ("Can I claim £30?": "up to £25")
         within = [_within_bounds(figures, u.quantities) for u in units]
         outside = frozenset(i for i, w in enumerate(within) if w is False) if True in within else frozenset[int]()
+        # a unit naming the code asked about, or under a heading that does ("3.4.1 — 12 May › Fixed"), is about it
+        coded = frozenset(i for i, u in enumerate(units) if mentions(f"{u.text} {u.lead} {u.section}", codes))
         answers: list[list[tuple[float, int]]] = []
         for part, vec in zip(parts, part_vecs, strict=True):
-            sims = unit_vecs @ vec
+            sims = similar(vec)
             part_scores = (self._scores(part, figures, relevance(vec, sims), units, weights, codes) if len(parts) > 1
                            else scores)
-            answers.append(self._answers(part, part_scores, units, (sims, relevance(vec, sims)), unknown, outside))
+            answers.append(self._answers(part, part_scores, units, (sims, relevance(vec, sims)), unknown, outside,
+                                         coded))
         if (ranked := _extreme_row_unit(question, units, answers)) is not None:
             # "Which plan is the cheapest?" over a table: its row at that end, unless a sentence says it in words
             return WrittenAnswer(cite(ranked.text, [ranked.chunk.hash]), answered=True, units=[ranked],
@@ -242,17 +257,22 @@ class LocalWriter:
                 if agreement is not None and (agreement.matched or agreement.conflicts):
                     score += FIGURE_MATCH if agreement.matched else -FIGURE_MATCH
                     break
-            if codes:  # the field a sentence continues names its code too ("E4 - High temperature. Restart it.")
+            if codes:  # the field a sentence continues names its code too ("E4 - High temperature. Restart it."),
+                # and so does the heading above it ("3.4.1 — 12 May › Fixed")
                 if mentions(unit.text, codes) or mentions(unit.lead, codes):
                     score += CODE_MATCH
                 elif any(shape.search(unit.text) for shape in siblings):
+                    score -= CODE_MATCH
+                elif mentions(unit.section, codes):
+                    score += CODE_MATCH
+                elif any(shape.search(unit.section) for shape in siblings):
                     score -= CODE_MATCH
             out.append(score)
         return out
 
     def _answers(
         self, part: QuestionPart, scores: list[float], units: list[Unit], sims: tuple[np.ndarray, np.ndarray],
-        unknown: frozenset[str], outside: frozenset[int] = frozenset(),
+        unknown: frozenset[str], outside: frozenset[int] = frozenset(), coded: frozenset[int] = frozenset(),
     ) -> list[tuple[float, int]]:
         """(score, unit index) of the units that answer a part, best first: relevant, on its focus words, with a
         figure when one is asked, and within RUNNER_UP_MARGIN of the best one. Empty when none does.
@@ -261,11 +281,11 @@ class LocalWriter:
         manager"), and then also by the unit of that document that names whoever holds the role ("Our treasurer is
         Priya Okonkwo."), however it scores."""
         if not part.wants_person:
-            return self._scan(part, scores, units, sims, unknown, (), outside)
-        found = self._scan(part, scores, units, sims, unknown, ("name",), outside)
+            return self._scan(part, scores, units, sims, unknown, (), outside, coded)
+        found = self._scan(part, scores, units, sims, unknown, ("name",), outside, coded)
         if found:
             return found
-        found = self._scan(part, scores, units, sims, unknown, ("name", "role"), outside)
+        found = self._scan(part, scores, units, sims, unknown, ("name", "role"), outside, coded)
         if found:
             holder = _holder(units[found[0][1]], part.text, units, {i for _, i in found})
             if holder is not None:
@@ -275,6 +295,7 @@ class LocalWriter:
     def _scan(
         self, part: QuestionPart, scores: list[float], units: list[Unit], sims: tuple[np.ndarray, np.ndarray],
         unknown: frozenset[str], naming: tuple[str, ...], outside: frozenset[int] = frozenset(),
+        coded: frozenset[int] = frozenset(),
     ) -> list[tuple[float, int]]:
         """`_answers` with the ways a unit may name someone for a "who" part (`naming`: "name", "role")."""
         found: list[tuple[float, int]] = []
@@ -284,7 +305,7 @@ class LocalWriter:
                 break
             if i in outside:
                 continue  # its limits leave out the case asked about
-            if relevant < self.settings.min_relevance and not _names_rest_of_title(part, unit):
+            if relevant < self.settings.min_relevance and i not in coded and not _names_rest_of_title(part, unit):
                 continue  # word overlap alone ("Reporting line" for "report") makes no answer; look further
             if found and score < found[0][0] - RUNNER_UP_MARGIN:
                 break

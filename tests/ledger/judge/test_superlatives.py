@@ -64,3 +64,14 @@ def test_a_claim_that_a_row_is_at_one_end_is_read_against_the_table() -> None:
 
 def test_a_question_about_one_row_is_not_asked_of_the_whole_table() -> None:
     assert label("What is the maximum contract for the Starter plan?", [PLANS]) is None
+
+
+def test_a_column_named_with_a_superlative_does_not_rank_the_row_a_claim_restates() -> None:
+    from ledger.judge.superlatives import ranked_claim
+
+    cover = make_chunk("| Section | Benefit | Maximum cover | Excess |\n|---|---|---|---|\n"
+                       "| A | Cancellation | £3,000 | £100 |\n| B | Medical expenses | £10,000,000 | £100 |\n",
+                       "Policy schedule", doc="cover")
+    assert ranked_claim("A (Benefit: Cancellation; Maximum cover: £3,000; Excess: £100).", cover) is None
+    holds, named, top = ranked_claim("Section A has the highest maximum cover.", cover) or (None, None, None)
+    assert holds is False and named.cells[0] == "A" and top.cells[0] == "B"

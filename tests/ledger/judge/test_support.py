@@ -290,6 +290,10 @@ def test_another_code_of_the_same_shape_is_a_swap() -> None:
     assert decide_support(f) == ("contradicted", "evidence says F2, claim says F7")
     same = features("Fault F2 means the filter is blocked.", "F2 - The filter is blocked. F7 - Low pressure.", 0.85)
     assert not same.swaps
+    # a number of three parts is a release's, not a decimal: another release is another code
+    f = features("The export bug was fixed in version 2.7.1.", "Version 2.7.0 fixed the export bug.", 0.85)
+    assert decide_support(f) == ("contradicted", "evidence says 2.7.0, claim says 2.7.1")
+    assert not features("The pump runs at 2.5 bar.", "The pump runs at 2.4 bar.", 0.85).swaps  # decimals are figures
 
 
 def test_two_parties_in_each_others_places_contradict() -> None:

@@ -840,3 +840,35 @@ def test_a_numbered_line_in_capitals_heads_the_clauses_under_it() -> None:
     unnumbered = make_chunk("REPAIRS\n5.1 The Owner shall keep the roof in repair.", "Lease", None, "u", 1, 0)
     assert [(u.text, u.section) for u in evidence_units([unnumbered])] == [
         ("The Owner shall keep the roof in repair.", "REPAIRS")]  # the heading is no part of the clause
+
+
+def test_a_release_number_heads_its_section_and_picks_the_sentences_under_it(embedder) -> None:  # type: ignore[no-untyped-def]
+    notes = make_chunk("# Inkwell release notes\n\nInkwell is a drawing app. This page lists every release since "
+                       "version 2.0.\n\n## 2.7.1 — 4 May 2026\n\n### Fixed\n\n- Printing no longer cuts off the last "
+                       "line of a page.\n- Emoji now display correctly in titles.\n\n## 2.7.0 — 20 April 2026\n\n"
+                       "### Fixed\n\n- Login works again behind a proxy.", "Inkwell release notes", None, "n", 1, 0)
+    sections = {u.text: u.section for u in evidence_units([notes])}
+    assert sections["Fixed: login works again behind a proxy."] == "2.7.0 — 20 April 2026 › Fixed"  # no numbering
+    answer = answer_to(embedder, "What was fixed in Inkwell 2.7.1?", [notes])
+    assert answer.answered and "Printing" in answer.text and "login" not in answer.text
+
+
+def test_a_long_title_above_a_sentence_does_not_hide_what_the_sentence_says(embedder) -> None:  # type: ignore[no-untyped-def]
+    release = make_chunk("# Brookfield Dairy withdraws Morning Gold strawberry yoghurt pots\n\nThe affected pots "
+                         "have a use-by date of 12 December 2026. The problem was found during a routine check at "
+                         "the company's plant in Exeter. Customers can return the pots for a refund.",
+                         "Brookfield Dairy withdraws Morning Gold strawberry yoghurt pots", None, "y", 1, 0)
+    answer = answer_to(embedder, "Where was the problem found?", [release])
+    assert answer.answered and "plant in Exeter" in answer.text
+
+
+def test_a_field_after_a_sentence_of_its_line_is_that_sentence_s(embedder) -> None:  # type: ignore[no-untyped-def]
+    review = make_chunk("# Outage review\n\n## Action items\n\n1. Add disk alerts to the storage dashboard. Owner: Lena "
+                        "Park. Due: 31 May 2026.\n2. Test backups every month. Owner: Sam Idowu. Due: 30 June 2026.",
+                        "Outage review", None, "o", 1, 0)
+    units = {u.text: u for u in evidence_units([review])}
+    assert units["Owner: Lena Park."].lead == "Add disk alerts to the storage dashboard."
+    answer = answer_to(embedder, "Who owns the action to test backups?", [review])
+    assert answer.answered and "Sam Idowu" in answer.text and "Lena Park" not in answer.text
+    answer = answer_to(embedder, "When are the disk alerts due?", [review])
+    assert answer.answered and "31 May" in answer.text and "30 June" not in answer.text
