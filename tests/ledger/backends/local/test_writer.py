@@ -863,8 +863,9 @@ def test_a_long_title_above_a_sentence_does_not_hide_what_the_sentence_says(embe
 
 
 def test_a_field_after_a_sentence_of_its_line_is_that_sentence_s(embedder) -> None:  # type: ignore[no-untyped-def]
-    review = make_chunk("# Outage review\n\n## Action items\n\n1. Add disk alerts to the storage dashboard. Owner: Lena "
-                        "Park. Due: 31 May 2026.\n2. Test backups every month. Owner: Sam Idowu. Due: 30 June 2026.",
+    review = make_chunk("# Outage review\n\n## Action items\n\n1. Add disk alerts to the storage dashboard. Owner: "
+                        "Lena Park. Due: 31 May 2026.\n2. Test backups every month. Owner: Sam Idowu. Due: 30 June "
+                        "2026.",
                         "Outage review", None, "o", 1, 0)
     units = {u.text: u for u in evidence_units([review])}
     assert units["Owner: Lena Park."].lead == "Add disk alerts to the storage dashboard."
