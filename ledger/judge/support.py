@@ -31,6 +31,7 @@ from ledger.judge.support_rules import (
     choose_check,
     decide_rules,
     features,
+    heading_code_swap,
 )
 from ledger.judge.word_relations import one_inside_the_other
 from ledger.text.figure_context import is_row_sentence
@@ -232,7 +233,8 @@ class LocalSupportChecker:
             out += [_Candidate(p, start + a, start + b, 1, p, units, by_and) for p, a, b, units in _parts(sentence)]
             if prev is not None and is_question(prev[0]) and not is_request(prev[0]):
                 out.append(_answered(prev, sentence, end))
-            elif prev is not None:
+            elif prev is not None and (is_heading(prev[0]) or not _LIST_ITEM.search(
+                    text, max(0, text.rfind("\n", 0, start)), start)):  # an item starts afresh: "… Due: 1 May.\n2. …"
                 lead = is_heading(prev[0])
                 # a heading right above is quoted as one further up is, "Payment … Annual berth holders may pay ...",
                 # not run into its sentence ("Payment Annual berth holders") once the quote's line breaks collapse
@@ -339,6 +341,10 @@ class LocalSupportChecker:
                                                 passage)
                 if denied is not None:
                     f, (support, rule, reason) = denied
+            if support in ("full", "partial") and (swap := heading_code_swap(
+                    claim, cand.text, passage[: max(cand.start, 0)], context)) is not None:
+                support, rule, reason = "contradicted", "swap", f"the heading above says {swap[1]}, claim says " \
+                                                                f"{swap[0]}"
             quote, start, end = cand.text, cand.start, cand.end
             if support in ("full", "partial"):
                 quote, start, end = _with_stated_figures(cand, passage, f.quantities)

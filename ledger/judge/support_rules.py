@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from ingest.chunking import is_heading
 from ingest.retrieval import code_shape, mentions, named_terms
 from ledger.core.types import Support
 from ledger.text.alignment import states_verbatim
@@ -82,6 +83,7 @@ class SupportFeatures:
     verbatim: bool = False  # the quote repeats the claim word for word (ledger.text.alignment.states_verbatim)
     reversed_change: tuple[str, str] | None = None  # (quote's, claim's) "from X to Y" of one change, in opposite ways
     dropped_condition: tuple[str, str] | None = None  # (claim's "always", quote's "only if"): a condition left out
+    added: str = ""  # a name the claim adds to a list of names the quote gives ("England, Wales and Scotland")
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,38 @@ class Thresholds:
 
 
 DEFAULT_THRESHOLDS = Thresholds()
+
+
+# A list of names: "England, Wales and Scotland", "Ana Ruiz or Lea Marsh" (each name one to three capitalised words).
+_NAME = r"[A-Z][\w'’-]+(?: [A-Z][\w'’-]+){0,2}"
+_NAME_LIST = re.compile(rf"\b{_NAME}(?:, {_NAME})*,? (?:and|or) {_NAME}")
+
+
+def added_to_list(claim: str, quote: str) -> str:
+    """A name the claim lists with names the quote gives, that the quote does not give: "sold in England, Wales and
+    Scotland" against "sold in England and Wales" adds "Scotland". Empty when there is none."""
+    for match in _NAME_LIST.finditer(claim):
+        names = [n for n in re.split(r",? (?:and|or) |, ", match.group(0)) if n]
+        given = [n for n in names if mentions(quote, [n])]
+        if given and len(given) < len(names) and match.start() > 0:  # (a sentence's first word may be any word)
+            return next(n for n in names if n not in given)
+    return ""
+
+
+def heading_code_swap(claim: str, quote: str, above: str, context: str = "") -> tuple[str, str] | None:
+    """(claim code, heading code) when the quote names none of the claim's codes and the nearest heading above it
+    that names a code of their shape names another: "Fixed a crash on export" under "## 3.3.2 — 3 July" is no fix
+    of version 3.4.1. `above` is the text before the quote; `context`, the headings its chunk starts under."""
+    codes = [c for c in named_terms(claim) if any(ch.isdigit() for ch in c) and not mentions(quote, [c])]
+    if not codes:
+        return None
+    headings = [line for line in reversed(above.splitlines()) if is_heading(line.strip())]
+    for heading in [*headings, context]:
+        if mentions(heading, codes):
+            return None
+        if found := swapped_codes(claim, heading):
+            return found[0]
+    return None
 
 
 def swapped_codes(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
@@ -190,6 +224,7 @@ def features(
         reversed_change=reversed_change(claim, quote),
         dropped_condition=(dropped_condition(claim, quote) or _dropped_limit(claim, polar_quote, agreement)
                            or overstated_quantifier(claim, quote)),
+        added=added_to_list(claim, quote),
     )
 
 
@@ -288,7 +323,7 @@ def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
         return "full", "verbatim", f"{WORD_FOR_WORD} (similarity {f.similarity:.2f})"
     anchored = [m.evidence is None or m.anchor >= min(2, len(m.claim.about), len(m.evidence.about)) for m in q.matched]
     figures_anchored = bool(anchored) and (all(anchored) or (len(anchored) >= 2 and any(anchored)))
-    if clean and (
+    if clean and not f.added and (
         (f.similarity >= t.full_similarity and f.coverage >= t.full_coverage)
         or (f.similarity >= t.exact_coverage_similarity and f.coverage >= 1.0)
         or f.similarity >= t.paraphrase_similarity
@@ -307,13 +342,16 @@ def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
         f.similarity >= t.partial_similarity and f.coverage >= t.partial_coverage
         and not (q.conflicts or f.swaps or flipped) and (q.matched or not q.absent)
     ):
-        gaps = [f"'{m.claim.text}'" for m in q.absent] + [f"'{w}'" for w in f.missing_terms]
+        gaps = [f"'{m.claim.text}'" for m in q.absent] + [f"'{w}'" for w in f.missing_terms if w not in
+                                                            f.added.lower()] + ([f"'{f.added}'"] if f.added else [])
         return "partial", "partial", "the quote supports part of the claim; not found: " + (", ".join(gaps) or "—")
     if q.conflicts and (rival := q.conflicts[0].evidence) is not None:
         ours = q.conflicts[0].claim.text
         return "none", "none", f"the evidence gives {rival.text}, not {ours}, in a statement only partly like the claim"
     if q.absent and not q.matched:
         return "none", "none", f"the evidence does not give the claim's figure {q.absent[0].claim.text}"
+    if f.added:
+        return "none", "none", f"the quote does not name {f.added}, which the claim lists with names it gives"
     return "none", "none", f"related evidence that does not state the claim (similarity {f.similarity:.2f})"
 
 

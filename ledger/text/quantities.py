@@ -390,6 +390,8 @@ def _is_year(tokens: Sequence[Token], i: int, j: int, value: float) -> bool:
     if 1900 <= value <= 2100:
         return True
     prev = tokens[i - 1][0].lower() if i > 0 else ""
+    if prev in APPROX and prev not in _year_cues() and i > 1:  # "carved in about 1790": the cue before "about"
+        prev = tokens[i - 2][0].lower()
     if not (1000 <= value <= 2199 and prev in _year_cues()) or counted_at(tokens, j)[0]:
         return False
     ranged = j + 1 < len(tokens) and tokens[j][0].lower() in ("and", "to", "-", "–") and tokens[j + 1][0].isdecimal()

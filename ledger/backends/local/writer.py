@@ -576,8 +576,9 @@ def _counts_what_is_asked(part: QuestionPart, unit: Unit) -> bool:
     counted = [w for w in re.findall(r"[A-Za-z]+", part.text) if content_stems(w) & part.counted]
     # a number after a capitalised word reads as a name ("Level 4"), but not after the question's own verb ("Serves 4.")
     return any(_object_of(part, unit.text[:q.start], unit.text[q.end:]) if q.identifier else
-               _counts(part.counted, counted, " ".join(unit.text[q.start:].split()[:COUNTED_WORDS]))
+               _counts(part.counted, counted, _counted_phrase(unit.text[q.start:]))
                or _done_by(part.counted, counted, unit.text[:q.start])
+               or _room_for(part.counted, unit.text[:q.start])
                or _object_of(part, unit.text[:q.start], unit.text[q.end:])
                or (q.labelled and part.counted <= q.about)  # "Support tickets opened: 640"
                for q in unit.quantities if q.kind in ("count", "number"))
@@ -621,6 +622,19 @@ def _kind(q: Quantity, text: str) -> str:
     if is_speed(q.text, text[q.end:]):
         return "speed"
     return "measure" if unit_size(measure_word(q.text)) else q.kind
+
+
+def _room_for(stems: frozenset[str], before: str) -> bool:
+    """Whether a count is of the room it follows: "space for one wheelchair" is one wheelchair space."""
+    words = before.split()
+    return len(words) >= 2 and words[-1].lower() == "for" and stems_cover(stems, content_stems(words[-2])) > 0
+
+
+def _counted_phrase(text: str) -> str:
+    """The first words of a count, which name what it counts: "3 missed payments"; past "of", what the counted
+    things are of ("two reports of mild allergic reactions", "three cases of measles")."""
+    words = text.split()
+    return " ".join(words[: COUNTED_WORDS + (COUNTED_WORDS - 1 if words[2:3] == ["of"] else 0)])
 
 
 def _counts(stems: frozenset[str], words: list[str], after: str) -> bool:

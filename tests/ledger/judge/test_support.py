@@ -561,3 +561,35 @@ def test_a_figure_from_another_year_s_column_of_a_table_contradicts(embedder: ob
                                             ("Rent income was £398,100 in 2024.", accounts)])
     assert wrong_year.support == "contradicted", wrong_year.reason
     assert right_year.support in ("full", "partial"), right_year.reason
+
+
+def test_a_name_added_to_a_list_the_quote_gives_is_not_stated() -> None:
+    quote = "About 9,000 jars were distributed to shops in Cornwall and Devon."
+    f = features("About 9,000 jars were sold in Cornwall, Devon and Dorset.", quote, 0.87)
+    assert f.added == "Dorset"
+    support, reason = decide_support(f)
+    assert support != "full" and "Dorset" in reason
+    assert features("About 9,000 jars were sold in Devon.", quote, 0.8).added == ""  # a part of the list is stated
+
+
+@pytest.mark.model
+def test_a_numbered_item_is_not_read_with_the_field_that_ends_the_item_above_it(embedder: object) -> None:
+    review = make_chunk("ACTION ITEMS\n1. Add disk alerts to the dashboard. Owner: Lena Park. Due: 31 May 2026.\n"
+                        "2. Test the backups every month. Owner: Sam Idowu. Due: 30 June 2026.")
+    checker = LocalSupportChecker(embedder)  # type: ignore[arg-type]
+    quotes = [c.text for c in checker.candidates(review.text)]
+    assert not [q for q in quotes if "31 May" in q and "backups" in q]
+    assert any("Test the backups every month. Owner: Sam Idowu." in q for q in quotes)  # an item is read whole
+    (check,) = checker.check([("Sam Idowu must test the backups every month by 30 June 2026.", review)])
+    assert check.support in ("full", "partial") and "31 May" not in check.quote, check.reason
+
+
+@pytest.mark.model
+def test_a_claim_about_one_release_is_read_against_the_release_heading_above_the_quote(embedder: object) -> None:
+    notes = make_chunk("## 2.8.0 — 1 June 2026\n\n### Added\n\n- Export to PDF.\n\n## 2.7.2 — 2 May 2026\n\n"
+                       "### Security\n\n- Fixed a cross-site scripting flaw in shared links.")
+    checker = LocalSupportChecker(embedder)  # type: ignore[arg-type]
+    (wrong,) = checker.check([("The cross-site scripting flaw in shared links was fixed in 2.8.0.", notes)])
+    assert wrong.support == "contradicted" and "2.7.2" in wrong.reason
+    (right,) = checker.check([("The cross-site scripting flaw in shared links was fixed in 2.7.2.", notes)])
+    assert right.support == "full", right.reason

@@ -623,6 +623,8 @@ def test_the_last_figure_of_a_sentence_is_described_by_the_words_after_it(after:
         ("Between 1500 and 1600 people came.", [("count", "1500"), ("count", "1600 people")]),  # a range that counts
         ("It had 1500 staff in 1500 offices.", [("count", "1500 staff"), ("count", "1500 offices")]),
         ("Call extension 2222 or room 1105.", [("number", "2222"), ("number", "1105")]),  # no year cue before them
+        ("Carved in about 1790 from oak, it was restored in 2015.", [("date", "1790"), ("date", "2015")]),
+        ("They sold about 1500 tickets.", [("count", "1500 tickets")]),
     ],
 )
 def test_a_year_before_1900_is_a_date_after_a_word_that_introduces_one(

@@ -274,6 +274,7 @@ CORPUS = [*EVIDENCE, PASSWORDS, INCIDENTS, RETENTION, VENDORS, Q3_SUMMARY, Q3_PE
         ("What share of revenue came from exports?", {"revenu", "came", "export"}),
         ("When does the fair take place?", {"fair"}),  # "take place" says only that it happens
         ("How many nurses took part in the trial?", {"nurs", "trial"}),
+        ("Can I take photos in the gallery?", {"photo", "galleri"}),  # "take photos" is to photograph
     ],
 )
 def test_focus_words_leave_out_modifiers_light_verbs_and_time_frames(question: str, focus: set[str]) -> None:
@@ -873,3 +874,18 @@ def test_a_field_after_a_sentence_of_its_line_is_that_sentence_s(embedder) -> No
     assert answer.answered and "Sam Idowu" in answer.text and "Lena Park" not in answer.text
     answer = answer_to(embedder, "When are the disk alerts due?", [review])
     assert answer.answered and "31 May" in answer.text and "30 June" not in answer.text
+
+
+def test_a_count_of_reports_of_something_counts_that_thing(embedder) -> None:  # type: ignore[no-untyped-def]
+    recall = make_chunk("# Pet food recall\n\nThe affected tins were sold in packs of 12. The company has received "
+                        "three reports of mild stomach upsets in dogs and no reports of serious illness.",
+                        "Pet food recall", None, "p", 1, 0)
+    answer = answer_to(embedder, "How many stomach upsets were reported?", [recall])
+    assert answer.answered and "three reports" in answer.text and "packs of 12" not in answer.text
+
+
+def test_a_count_after_room_for_counts_that_room(embedder) -> None:  # type: ignore[no-untyped-def]
+    coach = make_chunk("# Coach hire\n\nOur coaches carry 49 passengers. Each coach has space for two wheelchairs "
+                       "and a lift at the rear door.", "Coach hire", None, "c", 1, 0)
+    answer = answer_to(embedder, "How many wheelchair spaces does each coach have?", [coach])
+    assert answer.answered and "two wheelchairs" in answer.text and "49" not in answer.text
