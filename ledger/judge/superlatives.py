@@ -54,7 +54,9 @@ def extreme_row(question: str, chunks: list[Chunk], rows_named: bool = False) ->
     if asked is None:
         return None
     end, word = asked
-    wanted = content_stems(question.replace(word, " "))
+    # the measure the superlative itself names ("lightest": weight), with the question's other words
+    measure = lexicon().table("questions", "superlative_measures").get(word.lower(), "")
+    wanted = content_stems(question.replace(word, " ")) | content_stems(measure)
     tables: dict[tuple[str, tuple[str, ...]], list[tuple[Chunk, TableRow]]] = {}
     for chunk in chunks:
         for row in chunk.table_rows:

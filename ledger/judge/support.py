@@ -233,8 +233,9 @@ class LocalSupportChecker:
             out += [_Candidate(p, start + a, start + b, 1, p, units, by_and) for p, a, b, units in _parts(sentence)]
             if prev is not None and is_question(prev[0]) and not is_request(prev[0]):
                 out.append(_answered(prev, sentence, end))
-            elif prev is not None and (is_heading(prev[0]) or not _LIST_ITEM.search(
-                    text, max(0, text.rfind("\n", 0, start)), start)):  # an item starts afresh: "… Due: 1 May.\n2. …"
+            elif prev is not None and (is_heading(prev[0]) or not (
+                    _LIST_ITEM.search(text, max(0, text.rfind("\n", 0, start)), start)  # "… Due: 1 May.\n2. Test …"
+                    or is_row_sentence(prev[0]) and is_row_sentence(sentence))):  # an item or a row starts afresh
                 lead = is_heading(prev[0])
                 # a heading right above is quoted as one further up is, "Payment … Annual berth holders may pay ...",
                 # not run into its sentence ("Payment Annual berth holders") once the quote's line breaks collapse

@@ -254,6 +254,24 @@ def whole_question(question: str, parts: list[QuestionPart]) -> QuestionPart:
                         union("periods"), union("actions"), any(p.wants_person for p in parts))
 
 
+_WHY = re.compile(r"^\W*why\b|\bfor what reasons?\b|\bwhat (?:is|was|are|were) the reasons?\b", re.IGNORECASE)
+
+
+def asks_reason(question: str) -> bool:
+    """Whether a question asks why: "Why was the application refused?", "What was the reason for the delay?"."""
+    return bool(_WHY.search(question))
+
+
+@cache
+def _reason_cues() -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{phrase_pattern(lexicon().words('questions', 'reason_cues'))})\b", re.IGNORECASE)
+
+
+def gives_reason(text: str) -> bool:
+    """Whether a text gives a reason: "withdrawn because of low use", "contrary to Policy H7" (questions.toml)."""
+    return bool(_reason_cues().search(text))
+
+
 def wants_figure(question: str) -> bool:
     """Whether a question asks for a number, amount, duration or date. A "who" question asks for someone, and "how is
     ... measured" for a way of doing something: their figure words ("Who pays the fee?", "How is the boat's length

@@ -16,6 +16,7 @@ from functools import cache, cached_property, lru_cache
 from ingest.chunking import SECTION_SEPARATOR, is_field
 from ledger.core.types import Chunk
 from ledger.judge.claims import contains_numeric, content_stems, exclusion_reason
+from ledger.judge.word_relations import POS_CODES, bundled_wordnet
 from ledger.text.injection import as_evidence
 from ledger.text.lexicon import lexicon
 from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
@@ -150,6 +151,17 @@ def _stems_of(text: str) -> frozenset[str]:
     return frozenset(content_stems(text))
 
 
+def _continues(word: str) -> bool:
+    """Whether a sentence opening with this word may go on from the field before it, with no subject of its own:
+    a verb, adjective or adverb may ("Proposed by Lucy Wren.", "Open April to October."), a word that can only be a
+    noun, a name or a function word may not ("Version 2.3, approved on 4 May.", "The library has three copies.")."""
+    word = word.strip(".,;:!?\"'()").lower()
+    if not word or word in STOPWORDS:
+        return False
+    table = bundled_wordnet()
+    return any(table.pos[s] != POS_CODES["n"] for s in table.every_reading(word))
+
+
 def _clean(text: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"\*\*|__|`", "", text)).strip()
 
@@ -208,7 +220,7 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                 continue  # the chunk starts mid-sentence: the head of this sentence is in the previous chunk
             before = _clean(text[line_start:at]) if line_start < at and not is_item else ""
             field, field_lead = _LINE_FIELD.match(before), ""
-            if field and not _LINE_FIELD.match(clean) and clean.split()[0].lower() not in STOPWORDS:
+            if field and not _LINE_FIELD.match(clean) and _continues(clean.split()[0]):
                 # a field's later sentences without a subject of their own are still its value: "Visitor centre: At
                 # the top lock. Open April to October." says when the visitor centre opens ("Required: a book by …
                 # The library has three copies." is a sentence of its own) …
@@ -224,6 +236,8 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
             elif lead:  # every item finishes its lead-in's sentence: "We will not pay for: theft from an empty home"
                 clean = f"{lead}: {_lower_first(clean)}"
                 reason = exclusion_reason(clean)
+            if reason == "fragment" and _LABEL_LINE.match(clean) and not field_lead:
+                reason = None  # a field's one-word value is a fact of the document: "Decision: REFUSED"
             if reason is not None or not MIN_UNIT_WORDS <= len(clean.split()) <= MAX_UNIT_WORDS:
                 continue
             clean = CLAUSE_NUMBER.sub("", clean)

@@ -40,6 +40,8 @@ from ledger.backends.local.questions import (
     DEADLINE_KINDS,
     DEADLINE_WORDS,
     QuestionPart,
+    asks_reason,
+    gives_reason,
     make_part,
     period_conflict,
     periods,
@@ -167,6 +169,11 @@ class LocalWriter:
         # another's hold it ("grants of £5,000 or more"); alone, it answers ("Can I claim £30?": "up to £25")
         within = [_within_bounds(figures, u.quantities) for u in units]
         outside = frozenset(i for i, w in enumerate(within) if w is False) if True in within else frozenset[int]()
+        if asks_reason(question):  # "Why was it refused?": a passage that gives a reason ("Reasons for refusal"),
+            # when one on the question's words does, not the bare "Decision: REFUSED"
+            reasons = {i for i, u in enumerate(units) if gives_reason(f"{u.said} {u.section}") and stems_cover(
+                whole.focus, u.stems | u.context_stems)}
+            outside |= frozenset(range(len(units))) - reasons if reasons else frozenset()
         # a unit naming the code asked about, or under a heading that does ("3.4.1 — 12 May › Fixed"), is about it
         coded = frozenset(i for i, u in enumerate(units) if mentions(f"{u.text} {u.lead} {u.section}", codes))
         answers: list[list[tuple[float, int]]] = []
@@ -236,6 +243,7 @@ class LocalWriter:
         """Similarity + focus-word share + a bonus for a wanted figure, ± agreement with the question's own figures
         and codes."""
         siblings = [code_shape(c) for c in codes or []]
+        why = asks_reason(part.text)
         out = []
         for unit, sim in zip(units, sims, strict=True):
             score = float(sim)
@@ -245,6 +253,8 @@ class LocalWriter:
                     weights.get(s, 1.0) for s in part.focus if s in _named(part, unit))
                 score += OVERLAP_WEIGHT * have / total
             if part.wants_figure and unit.has_figure:
+                score += FIGURE_BONUS
+            if why and gives_reason(f"{unit.said} {unit.section}"):  # a reason is what "why" asks for
                 score += FIGURE_BONUS
             # "longer than 3 hours" should find "3 hours or longer", not "under 3 hours"; a figure the heading gives
             # ("Version 5.2 › Fixed") is the sentence's when the sentence's own figures say nothing of it

@@ -75,3 +75,10 @@ def test_a_column_named_with_a_superlative_does_not_rank_the_row_a_claim_restate
     assert ranked_claim("A (Benefit: Cancellation; Maximum cover: £3,000; Excess: £100).", cover) is None
     holds, named, top = ranked_claim("Section A has the highest maximum cover.", cover) or (None, None, None)
     assert holds is False and named.cells[0] == "A" and top.cells[0] == "B"
+
+
+def test_a_superlative_that_names_its_measure_ranks_by_that_column() -> None:
+    bags = make_chunk("| Bag | Capacity | Weight | Price |\n|---|---|---|---|\n| Alpine | 20 L | 2.5 kg | £40 |\n"
+                      "| Ridge | 35 L | 1.2 kg | £90 |\n| Summit | 50 L | 1.8 kg | £120 |\n", "Kit list", doc="bags")
+    assert label("Which bag is the heaviest?", [bags]) == "Alpine"  # by weight, not by most columns (Summit)
+    assert label("Which bag is the lightest?", [bags]) == "Ridge"

@@ -593,3 +593,14 @@ def test_a_claim_about_one_release_is_read_against_the_release_heading_above_the
     assert wrong.support == "contradicted" and "2.7.2" in wrong.reason
     (right,) = checker.check([("The cross-site scripting flaw in shared links was fixed in 2.7.2.", notes)])
     assert right.support == "full", right.reason
+
+
+@pytest.mark.model
+def test_two_table_rows_are_never_read_as_one_quote(embedder: object) -> None:
+    table = make_chunk("A (Benefit: Cancellation; Maximum cover: £3,000; Excess: £100).\n\n"
+                       "B (Benefit: Medical expenses; Maximum cover: £5,000,000; Excess: £100).\n\n"
+                       "C (Benefit: Personal belongings; Maximum cover: £1,500; Excess: £75).")
+    checker = LocalSupportChecker(embedder)  # type: ignore[arg-type]
+    assert all(c.text.count("Benefit:") == 1 for c in checker.candidates(table.text))
+    (check,) = checker.check([("The personal belongings excess is £100.", table)])
+    assert check.support == "contradicted" and "£75" in check.reason

@@ -889,3 +889,24 @@ def test_a_count_after_room_for_counts_that_room(embedder) -> None:  # type: ign
                        "and a lift at the rear door.", "Coach hire", None, "c", 1, 0)
     answer = answer_to(embedder, "How many wheelchair spaces does each coach have?", [coach])
     assert answer.answered and "two wheelchairs" in answer.text and "49" not in answer.text
+
+
+def test_a_sentence_with_a_subject_of_its_own_after_a_field_is_not_the_field_s_value() -> None:
+    policy = make_chunk("# Data policy\n\nOwner: Records team. Version 4.1, approved on 2 May 2026 by Ana Lee.\n"
+                        "Archive room: Basement. Open Mondays only.", "Data policy", None, "d", 1, 0)
+    texts = [u.text for u in evidence_units([policy])]
+    assert "Version 4.1, approved on 2 May 2026 by Ana Lee." in texts  # quoted as written, not "Owner: Version …"
+    assert "Archive room: Open Mondays only." in texts  # a verb's sentence goes on from the field
+
+
+def test_why_is_answered_by_a_passage_that_gives_a_reason(embedder) -> None:  # type: ignore[no-untyped-def]
+    letter = make_chunk("# Allotment application\n\nApplicant: Tom Reed\nDecision: DECLINED\n\nThe application was "
+                        "declined because the waiting list for plots is full until 2028.\n\nYou may apply again next "
+                        "year.", "Allotment application", None, "a", 1, 0)
+    assert "Decision: DECLINED" in [u.text for u in evidence_units([letter])]  # a one-word value is a fact
+    answer = answer_to(embedder, "Why was the allotment application declined?", [letter])
+    assert answer.answered and "waiting list" in answer.text and "Decision: DECLINED" not in answer.text
+
+
+def test_sent_is_a_light_verb_and_a_label_answers_who() -> None:
+    assert set(question_parts("Who sent apologies?")[0].focus) == {"apolog"}
