@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 from ledger.backends.base import Draft, RevisionRequest
-from ledger.backends.local.units import CLAUSE_NUMBER, evidence_units
+from ledger.backends.local.units import CLAUSE_NUMBER, evidence_units, lower_first
 from ledger.backends.local.writer import LocalWriter, cite, without_closest
 from ledger.core.types import Chunk, EvidenceLedger, EvidenceMatch, LedgerEntry
 from ledger.judge.claims import exclusion_reason, extract_claims
@@ -140,7 +140,15 @@ def correction(entry: LedgerEntry, evidence: list[Chunk]) -> tuple[str, str] | N
         clash = bool(claim_figures) and bool(compare_quantities(claim_figures, extract_quantities(text)).conflicts)
         return clash, coverage(claim_terms, key_terms(text))[0], -index
 
-    return max(enumerate(pool), key=rank)[1], deciding.chunk_hash
+    best = max(enumerate(pool), key=rank)[1]
+    # A sentence under the quote's heading may leave its subject there ("Winter sports … The extension is not
+    # included in this policy."): the heading goes in front, as the writer renders a short item under it.
+    heading = deciding.quote.split(" … ")[0] if " … " in deciding.quote else ""
+    if heading and exclusion_reason(heading) is not None and best not in heading:
+        lost = set(key_terms(heading)) & set(claim_terms) - set(key_terms(best))
+        if lost:
+            best = f"{heading.strip().rstrip(':')}: {lower_first(best)}"
+    return best, deciding.chunk_hash
 
 
 class RuleReviser:

@@ -166,7 +166,7 @@ def _clean(text: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"\*\*|__|`", "", text)).strip()
 
 
-def _lower_first(text: str) -> str:
+def lower_first(text: str) -> str:
     """A sentence as the rest of another: its capital lowered unless it starts a name or an acronym ("Paint", not
     "ACME")."""
     return text[:1].lower() + text[1:] if text[1:2].islower() else text
@@ -234,7 +234,7 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
             if not is_item:
                 lead = ""  # a paragraph ends the list its lead-in introduced
             elif lead:  # every item finishes its lead-in's sentence: "We will not pay for: theft from an empty home"
-                clean = f"{lead}: {_lower_first(clean)}"
+                clean = f"{lead}: {lower_first(clean)}"
                 reason = exclusion_reason(clean)
             if reason == "fragment" and _LABEL_LINE.match(clean) and not field_lead:
                 reason = None  # a field's one-word value is a fact of the document: "Decision: REFUSED"
@@ -244,7 +244,7 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
             words = set(re.findall(r"[a-z']+", clean.lower()))
             if (is_item and not lead and headings and len(words) <= 10 and not words & _item_verbs()
                     and not _LABEL_LINE.match(clean)):
-                clean = f"{headings[-1][1]}: {_lower_first(clean)}"  # "Parking: two bays per flat"
+                clean = f"{headings[-1][1]}: {lower_first(clean)}"  # "Parking: two bays per flat"
             units.append(Unit(clean, chunk, chunk.start_char + at, lead=field_lead))
     opening = headings[0][0] if headings and chunk.start_char == 0 and not text[:headings[0][0]].strip() else -1
     return [_with_section(u, _paths(headings, depths, opening), chunk.start_char) for u in units]

@@ -305,3 +305,13 @@ def test_an_abstention_names_no_closest_passage_once_its_quote_is_corrected() ->
     assert revise(draft, ledger) == ('The documents do not state an answer to the question "What was the hotel cap in '
                                      f'2024". {CAP_2026[:-1]} [cite:{LODGING.hash}].')
     assert revise(abstention, ledger_for(abstention, {})) == abstention  # nothing changed: it stays as written
+
+
+def test_a_correction_keeps_the_subject_its_heading_gives_it() -> None:
+    policy = make_chunk("## Winter sports\n\nThe extension is not included in this policy.", "Policy schedule",
+                        date(2026, 1, 5), "pol")
+    draft = f"Winter sports are included in this policy [cite:{policy.hash}]."
+    quote = "Winter sports … The extension is not included in this policy."
+    ledger = ledger_for(draft, {"Winter": ("contradicted", [match(policy, "contradicted", quote)], [])})
+    revised = RuleReviser(LocalWriter(object(), RevisionSettings())).revise(QUESTION, draft, ledger, [policy])  # type: ignore[arg-type]
+    assert revised == f"Winter sports: the extension is not included in this policy [cite:{policy.hash}]."
