@@ -370,6 +370,8 @@ def article_number_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | No
     if first in ("a", "an") and unit_word(word(i + 1)) and not (
             (word(i + 1) == "quarter" and word(i + 2) == "of")  # "a quarter of the income" is a share (fraction_at)
             or previous[:1].isdecimal() or unit_word(previous) or previous in _NOT_BEFORE_ARTICLE
-            or word(i + 2) in ("earlier", "ago", "later", "before", "over")):  # "a year earlier": a point, not a span
+            or word(i + 2) in ("earlier", "ago", "later", "before", "over")  # "a year earlier": a point, not a span
+            # "a second factor", "a second opinion": the ordinal, before the noun it counts
+            or (word(i + 1) in _ORDINAL_WORDS and word(i + 2).isalpha() and word(i + 2) not in STOPWORDS)):
         return 1.0, i + 1
     return None

@@ -218,7 +218,15 @@ def coverage(claim_terms: tuple[str, ...], quote_terms: tuple[str, ...]) -> tupl
 
 
 def _entity_runs(text: str) -> list[tuple[frozenset[str], str]]:
-    """Names in a sentence: runs of capitalised words or acronyms ("Board of Trustees", "NASA")."""
+    """Names in a sentence: runs of capitalised words or acronyms ("Board of Trustees", "NASA"); a quote's heading
+    and the sentence under it ("Speeding on Park Avenue … Leo Fischer will write") are read apart."""
+    return [run for part in _RUN_BREAK.split(text) for run in _sentence_runs(part)]
+
+
+_RUN_BREAK = re.compile(r"\s…\s|\n+")
+
+
+def _sentence_runs(text: str) -> list[tuple[frozenset[str], str]]:
     tokens, stopwords = _canonical_tokens(text), _rules().stopwords
     runs: list[tuple[frozenset[str], str]] = []
     current: list[tuple[str, str]] = []
@@ -313,7 +321,10 @@ def find_swaps(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
     # mentions other names ("She is a Gem, ..." for "Pearl is ...") swaps nothing.
     placed = [(name, rival) for name in missing for rival in extra if in_one_slot(claim, quote, name[1], rival[1])]
     if placed:
-        name, rival = max(placed, key=lambda pair: len(pair[1][0] & pair[0][0]))
+        # the rival sharing most words with the name, then one of as many words ("Leo Fischer" for "Maria Duarte",
+        # not the heading's "Speeding" above it)
+        name, rival = max(placed, key=lambda pair: (len(pair[1][0] & pair[0][0]),
+                                                    len(pair[1][1].split()) == len(pair[0][1].split())))
         swaps.append((name[1], rival[1]))
     return tuple(swaps)
 

@@ -625,6 +625,7 @@ def test_the_last_figure_of_a_sentence_is_described_by_the_words_after_it(after:
         ("Call extension 2222 or room 1105.", [("number", "2222"), ("number", "1105")]),  # no year cue before them
         ("Carved in about 1790 from oak, it was restored in 2015.", [("date", "1790"), ("date", "2015")]),
         ("They sold about 1500 tickets.", [("count", "1500 tickets")]),
+        ("Use an app as a second factor within a second.", [("duration", "a second")]),  # the ordinal is no time
     ],
 )
 def test_a_year_before_1900_is_a_date_after_a_word_that_introduces_one(

@@ -266,3 +266,11 @@ def test_a_claim_about_all_against_a_part_in_figures_overstates_it() -> None:
     quote = "Electric hook-ups are available on 30 of our 45 pitches."
     assert overstated_quantifier("All 45 pitches have electric hook-ups.", quote) == ("All", "30 of our 45")
     assert overstated_quantifier("All pitches have electric hook-ups.", "45 of 45 pitches have them.") is None
+
+
+def test_the_person_in_the_claim_s_place_is_the_one_the_quote_names_under_its_heading() -> None:
+    from ledger.text.terms import find_swaps
+
+    claim = "Rosa Lind will write to the council to ask for a crossing on Mill Road."
+    quote = "## 4. Traffic on Mill Road … Sam Okoro will write to the council to ask for a crossing."
+    assert find_swaps(claim, quote) == (("Rosa Lind", "Sam Okoro"),)  # not the heading's "Traffic"
