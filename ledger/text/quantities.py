@@ -613,7 +613,9 @@ def _other_row(q: Quantity, e: Quantity) -> bool:
 
 def _about(q: Quantity) -> frozenset[str]:
     """What a figure is about; for a measure, without its unit and the words that name its dimension or route ("3.2
-    kilometres long" is about the lane it names, not "kilometres" and "long")."""
+    kilometres long" is about the lane it names, not "kilometres" and "long"); for money, without "cost", "price"."""
+    if q.kind == "money":
+        return q.about - _measure_words("money_dimensions")
     word = measure_word(q.text)
     if q.kind not in LOOSE or not unit_size(word):
         return q.about

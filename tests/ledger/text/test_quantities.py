@@ -557,6 +557,10 @@ def test_a_price_contradicts_free_and_free_matches_free() -> None:
     assert [m.claim.text for m in priced.conflicts] == ["£2"]
     free = compare_quantities(extract_quantities("Fresh water is supplied free of charge."), evidence)
     assert [m.status for m in free.matches] == ["matched"]
+    # "cost" says only that the sum is a price: it is about appeals, as "free of charge" is
+    appeals = compare_quantities(extract_quantities("Appeals cost £250."),
+                                 extract_quantities("Appeals can be made online free of charge."))
+    assert [m.claim.text for m in appeals.conflicts] == ["£250"]
 
 
 def test_both_sides_of_a_measure_are_in_its_unit() -> None:
