@@ -84,6 +84,7 @@ class SupportFeatures:
     reversed_change: tuple[str, str] | None = None  # (quote's, claim's) "from X to Y" of one change, in opposite ways
     dropped_condition: tuple[str, str] | None = None  # (claim's "always", quote's "only if"): a condition left out
     added: str = ""  # a name the claim adds to a list of names the quote gives ("England, Wales and Scotland")
+    role_field: bool = False  # the swap is of a field's name: the claim gives its role to another ("Chair: …")
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,27 @@ def heading_code_swap(claim: str, quote: str, above: str, context: str = "") -> 
     return None
 
 
+# "Incident commander: Marcus Lindqvist" — a field whose value is a name, on a line of its own or as a sentence
+_NAME_FIELD = re.compile(rf"(?:^|\n|(?<=[.;] ))([A-Z][\w ()/&'-]{{1,40}}):[ \t]+({_NAME})")
+
+
+def field_swap(claim: str, quote: str) -> tuple[str, str] | None:
+    """(claim's name, field's name) when the claim gives a field's role to someone the quote does not name, and the
+    field names another: "Dev Patel was the incident commander." against "Incident commander: Marcus Lindqvist"."""
+    for match in _NAME_FIELD.finditer(quote):
+        label, value = match.group(1), match.group(2)
+        if any(w[:1].isupper() for w in label.split()[1:]):
+            continue  # a name's entry ("The Golden Path (song): Featuring …"), not a role's field
+        role = set(key_terms(label))
+        if not role or not role <= set(key_terms(claim)) or mentions(claim, [value]):
+            continue
+        names = [n for n in re.findall(_NAME, claim) if len(n.split()) >= 2 and not set(key_terms(n)) & role
+                 and not mentions(quote, [n])]
+        if names and len(value.split()) >= 2:
+            return names[0], value
+    return None
+
+
 def swapped_codes(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
     """(claim code, quote code) for each code the claim names that the quote does not, where the quote names a code
     of its shape: "Error E4 means low pressure" against "E1 - Low water pressure" is about another code."""
@@ -172,6 +194,9 @@ def features(
     polar = quote if polarity_text is None else polarity_text
     # Another name in the claim's place, or two of the claim's parts in each other's places.
     swaps = find_swaps(claim, polar) + tuple(renamed) + crossed_slots(claim, polar) + swapped_codes(claim, polar)
+    given = None if swaps else field_swap(claim, polar)  # "Incident commander: Ana Ruiz" for "Tom Lee was …"
+    if given is not None:
+        swaps += (given,)
     if nested is not None:  # "serves Edinburgh" against "serves the United Kingdom": a part and its whole
         swaps = tuple(pair for pair in swaps if not nested(*pair))
     if only_denied(claim, polar):
@@ -225,6 +250,7 @@ def features(
         dropped_condition=(dropped_condition(claim, quote) or _dropped_limit(claim, polar_quote, agreement)
                            or overstated_quantifier(claim, quote)),
         added=added_to_list(claim, quote),
+        role_field=given is not None,
     )
 
 
@@ -313,7 +339,9 @@ def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
         said = "negates it" if f.quote_negated else "states it without the negation"
         return "contradicted", "negation", f"same statement, opposite polarity: the evidence {said}"
     # A swapped name moves the embedding itself: the topic test asks for the usual term overlap, less similarity.
-    if f.swaps and f.similarity >= t.related_similarity and f.coverage >= t.on_topic_coverage and not q.absent:
+    # (a field names its role outright, "Incident commander: Marcus Lindqvist": the two names are all that differ)
+    related = f.similarity >= (t.conflict_similarity if f.role_field else t.related_similarity)
+    if f.swaps and related and f.coverage >= t.on_topic_coverage and not q.absent:
         ours, theirs = f.swaps[0]
         return "contradicted", "swap", f"evidence says {theirs}, claim says {ours}"
     if f.similarity < t.related_similarity and f.coverage < t.related_coverage:

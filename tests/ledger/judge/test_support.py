@@ -604,3 +604,11 @@ def test_two_table_rows_are_never_read_as_one_quote(embedder: object) -> None:
     assert all(c.text.count("Benefit:") == 1 for c in checker.candidates(table.text))
     (check,) = checker.check([("The personal belongings excess is £100.", table)])
     assert check.support == "contradicted" and "£75" in check.reason
+
+
+def test_a_role_a_field_gives_to_another_name_is_a_swap() -> None:
+    header = "Incident number: INC-88\nIncident commander: Rhea Collins\nAuthor: Tom Baptiste"
+    f = features("Owen Marsh was the incident commander.", header, 0.45)
+    assert decide_support(f) == ("contradicted", "evidence says Rhea Collins, claim says Owen Marsh")
+    assert not features("Rhea Collins was the incident commander.", header, 0.7).swaps
+    assert not features("Owen Marsh wrote the timeline.", header, 0.45).swaps  # no field names that role
