@@ -876,19 +876,18 @@ def test_a_field_after_a_sentence_of_its_line_is_that_sentence_s(embedder) -> No
     assert answer.answered and "31 May" in answer.text and "30 June" not in answer.text
 
 
-def test_a_count_of_reports_of_something_counts_that_thing(embedder) -> None:  # type: ignore[no-untyped-def]
-    recall = make_chunk("# Pet food recall\n\nThe affected tins were sold in packs of 12. The company has received "
-                        "three reports of mild stomach upsets in dogs and no reports of serious illness.",
-                        "Pet food recall", None, "p", 1, 0)
-    answer = answer_to(embedder, "How many stomach upsets were reported?", [recall])
-    assert answer.answered and "three reports" in answer.text and "packs of 12" not in answer.text
-
-
-def test_a_count_after_room_for_counts_that_room(embedder) -> None:  # type: ignore[no-untyped-def]
-    coach = make_chunk("# Coach hire\n\nOur coaches carry 49 passengers. Each coach has space for two wheelchairs "
-                       "and a lift at the rear door.", "Coach hire", None, "c", 1, 0)
-    answer = answer_to(embedder, "How many wheelchair spaces does each coach have?", [coach])
-    assert answer.answered and "two wheelchairs" in answer.text and "49" not in answer.text
+@pytest.mark.parametrize(("passage", "question", "said", "not_said"), [
+    # a count of reports of something counts that thing
+    ("The affected tins were sold in packs of 12. The company has received three reports of mild stomach upsets in "
+     "dogs and no reports of serious illness.", "How many stomach upsets were reported?", "three reports", "packs"),
+    # a count after "room for" counts that room
+    ("Our coaches carry 49 passengers. Each coach has space for two wheelchairs and a lift at the rear door.",
+     "How many wheelchair spaces does each coach have?", "two wheelchairs", "49"),
+])
+def test_how_many_is_answered_by_the_count_of_what_it_counts(  # type: ignore[no-untyped-def]
+        embedder, passage: str, question: str, said: str, not_said: str) -> None:
+    answer = answer_to(embedder, question, [make_chunk(f"# Notice\n\n{passage}", "Notice", None, "n", 1, 0)])
+    assert answer.answered and said in answer.text and not_said not in answer.text
 
 
 def test_a_sentence_with_a_subject_of_its_own_after_a_field_is_not_the_field_s_value() -> None:
