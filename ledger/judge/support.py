@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -86,6 +87,7 @@ _YES_NO = re.compile(r"^\W*(yes|no)\b(?!\s+(?:more|longer|later|one)\b)", re.IGN
 
 # a list item's bullet, right before where a sentence starts (searched from the line break before it to that start)
 _LIST_ITEM = re.compile(r"(?:^|\n)[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+\Z")
+_ITEM_MARK = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+")  # all a line holds before its item's first word
 
 
 def _answered(question: tuple[str, int, int], answer: str, end: int) -> _Candidate:
@@ -212,6 +214,7 @@ class LocalSupportChecker:
         heading: tuple[str, int, int] | None = (section, -1, -1) if section else None
         outer = heading  # the heading above a lead-in line, which is the heading again once its list ends
         in_list = False  # the sentence before was an item under a lead-in
+        line_starts = [0] + [m.end() for m in re.finditer("\n", text)]  # (found by bisection: a long line is one scan)
         for i, (sentence, start, end) in enumerate(spans):
             prev = spans[i - 1] if i > 0 else None
             if is_question(sentence) and not is_request(sentence):  # a request tells someone what to do
@@ -234,7 +237,7 @@ class LocalSupportChecker:
             if prev is not None and is_question(prev[0]) and not is_request(prev[0]):
                 out.append(_answered(prev, sentence, end))
             elif prev is not None and (is_heading(prev[0]) or not (
-                    _LIST_ITEM.search(text, max(0, text.rfind("\n", 0, start)), start)  # "… Due: 1 May.\n2. Test …"
+                    _ITEM_MARK.fullmatch(text, line_starts[bisect_right(line_starts, start) - 1], start)  # "\n2. Test"
                     or is_row_sentence(prev[0]) and is_row_sentence(sentence))):  # an item or a row starts afresh
                 lead = is_heading(prev[0])
                 # a heading right above is quoted as one further up is, "Payment … Annual berth holders may pay ...",
