@@ -86,7 +86,6 @@ _YES_NO = re.compile(r"^\W*(yes|no)\b(?!\s+(?:more|longer|later|one)\b)", re.IGN
 
 
 # a list item's bullet, right before where a sentence starts (searched from the line break before it to that start)
-_LIST_ITEM = re.compile(r"(?:^|\n)[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+\Z")
 _ITEM_MARK = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+")  # all a line holds before its item's first word
 
 
@@ -215,12 +214,16 @@ class LocalSupportChecker:
         outer = heading  # the heading above a lead-in line, which is the heading again once its list ends
         in_list = False  # the sentence before was an item under a lead-in
         line_starts = [0] + [m.end() for m in re.finditer("\n", text)]  # (found by bisection: a long line is one scan)
+
+        def starts_item(at: int) -> bool:  # the text at `at` opens a list item: "\n2. Test the backups"
+            return _ITEM_MARK.fullmatch(text, line_starts[bisect_right(line_starts, at) - 1], at) is not None
+
         for i, (sentence, start, end) in enumerate(spans):
             prev = spans[i - 1] if i > 0 else None
             if is_question(sentence) and not is_request(sentence):  # a request tells someone what to do
                 continue  # a question states nothing; with the sentence under it, it is quoted as an answered one
             lead_in = heading is not None and heading[0].rstrip().endswith(":")
-            if lead_in and heading is not None and _LIST_ITEM.search(text, max(0, text.rfind("\n", 0, start)), start):
+            if lead_in and heading is not None and starts_item(start):
                 # an item finishes its lead-in's sentence: "We will not pay for: … any loss while the home is let"
                 # is read whole, never the item alone (which would state the opposite)
                 joined = f"{heading[0]} … {sentence}"
@@ -237,8 +240,8 @@ class LocalSupportChecker:
             if prev is not None and is_question(prev[0]) and not is_request(prev[0]):
                 out.append(_answered(prev, sentence, end))
             elif prev is not None and (is_heading(prev[0]) or not (
-                    _ITEM_MARK.fullmatch(text, line_starts[bisect_right(line_starts, start) - 1], start)  # "\n2. Test"
-                    or is_row_sentence(prev[0]) and is_row_sentence(sentence))):  # an item or a row starts afresh
+                    starts_item(start) or is_row_sentence(prev[0]) and is_row_sentence(sentence))):
+                # (an item or a table row starts afresh: "… Due: 1 May.\n2. Test …" is no pair)
                 lead = is_heading(prev[0])
                 # a heading right above is quoted as one further up is, "Payment … Annual berth holders may pay ...",
                 # not run into its sentence ("Payment Annual berth holders") once the quote's line breaks collapse

@@ -23,8 +23,9 @@ from ledger.text.quantities import Quantity, compare_quantities, extract_quantit
 from ledger.text.sentences import split_sentences
 from ledger.text.terms import STOPWORDS, is_negated, key_terms
 
-_BULLET = re.compile(r"[ \t]*(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))[ \t]+$")
-_ITEM_MARK = re.compile(r"^(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))[ \t]+")  # a list item's bullet or number
+_MARK = r"(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))"  # a list item's bullet or number
+_BULLET = re.compile(rf"[ \t]*{_MARK}[ \t]+$")  # all a line holds before its item's first word
+_ITEM_MARK = re.compile(rf"^{_MARK}[ \t]+")
 _TERMINAL = re.compile(r"[.!?][\"')\]*]*$")
 _LABEL_LINE = re.compile(r"^[A-Z][\w ()/&.-]{1,40}:\s+\S")
 # A fenced code block ("```sh … ```") and its fence lines.
@@ -151,6 +152,7 @@ def _stems_of(text: str) -> frozenset[str]:
     return frozenset(content_stems(text))
 
 
+@lru_cache(maxsize=1024)
 def _continues(word: str) -> bool:
     """Whether a sentence opening with this word may go on from the field before it, with no subject of its own:
     a verb, adjective or adverb may ("Proposed by Lucy Wren.", "Open April to October."), a word that can only be a

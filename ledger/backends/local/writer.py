@@ -145,15 +145,16 @@ class LocalWriter:
         # subject: it is embedded with that part, or its few words are close to nothing.
         part_texts = [f"{parts[i - 1].text}, {p.text}" if i and len(p.focus) <= 1 else p.text
                       for i, p in enumerate(parts)]
-        vectors = self.embedder.encode([question] + part_texts + [u.scored_text for u in units])
-        q_vec, part_vecs, unit_vecs = vectors[0], vectors[1 : 1 + len(parts)], vectors[1 + len(parts) :]
         # A heading gives a short sentence or a field its topic ("Parking: two bays", "Closing date: 30 June" in a job
         # advert), but a long title can drown what a whole sentence says ("Dairy recalls yoghurt: The problem was
         # found at …"): a whole sentence is as close to a question as it is with its heading or without it.
         titled = [i for i, u in enumerate(units) if u.section and not u.is_label and len(u.said.split()) >= OWN_TOPIC]
+        vectors = self.embedder.encode([question] + part_texts + [u.scored_text for u in units]
+                                       + [units[i].said for i in titled])
+        first = 1 + len(parts)
+        q_vec, part_vecs, unit_vecs = vectors[0], vectors[1:first], vectors[first : first + len(units)]
         plain = unit_vecs.copy()
-        if titled:
-            plain[titled] = self.embedder.encode([units[i].said for i in titled])
+        plain[titled] = vectors[first + len(units) :]
 
         def similar(vec: np.ndarray) -> np.ndarray:
             return np.maximum(unit_vecs @ vec, plain @ vec)
