@@ -52,10 +52,18 @@ def mentions(text: str, terms: Sequence[str]) -> bool:
 _DOTTED = re.compile(r"\d{1,3}(?:\.\d{1,3}){2,}")
 
 
+# one of a series named by a word and a letter or a short number: "Service B", "Room A", "Zone 3"
+DESIGNATION = re.compile(r"([A-Z][a-z]{2,}) ([A-Z]|\d{1,3})")
+
+
 def code_shape(code: str) -> re.Pattern[str]:
     """Codes shaped like this one: "CFF25-038" → CFF\\d\\d-\\d\\d\\d, so "CFF25-001" is its sibling. Only codes with
     letters have siblings: "4.0" is shaped like every decimal number; a number of three or more short parts is a
-    version or section number ("3.4.1"), and so are those with as many parts ("3.10.0")."""
+    version or section number ("3.4.1"), and so are those with as many parts ("3.10.0"); the siblings of a series'
+    member are its other letters or numbers ("Service A" of "Service B")."""
+    if (member := DESIGNATION.fullmatch(code)) is not None:
+        mark = r"[A-Z]" if member.group(2).isalpha() else r"\d{1,3}"
+        return re.compile(rf"(?<![\w-]){member.group(1)} {mark}(?![\w-]|[.,]\d)")
     if _DOTTED.fullmatch(code):
         parts = r"\.".join([r"\d{1,3}"] * (code.count(".") + 1))
         return re.compile(rf"(?<![\w.-]){parts}(?![\w-]|\.\d)")

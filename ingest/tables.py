@@ -65,6 +65,23 @@ def row_sentence(row: TableRow) -> str:
     return f"{body}." if body else ""
 
 
+# a column named by a year or a period of one: "2027", "2026/27", "FY2025", "Q3 2026", "H1 2025"
+_PERIOD = re.compile(r"(?:FY\s?|(?:Q[1-4]|H[12])\s)?(?:19|20)\d\d(?:\s?[/–-]\s?\d{2,4})?")
+
+
+def _names_columns(first: list[str], rest: list[list[str]]) -> bool:
+    """Whether a table's first row (with no rule under it) is its header: it has no figure ("m²" is a unit), or its
+    only figures are years or periods over columns of other figures ("Budget head | 2026/27 | 2027/28" above
+    "Insurance | £2,700 | £2,900")."""
+    dated = [cell for cell in first if any(ch.isdecimal() for ch in cell)]
+    if not dated:
+        return True
+    if any(ch.isdecimal() for ch in first[0]) or not all(_PERIOD.fullmatch(cell.strip()) for cell in dated):
+        return False
+    return any(any(ch.isdecimal() for ch in cell) and not _PERIOD.fullmatch(cell.strip())
+               for row in rest for cell in row)
+
+
 def render_tables(text: str) -> tuple[str, list[TableRow]]:
     """The text with every table row rewritten as a sentence (header and rule lines dropped), and the rows.
 
@@ -93,7 +110,7 @@ def render_tables(text: str) -> tuple[str, list[TableRow]]:
         if rule is not None and rule > 0:
             header = body[rule - 1]
             body = body[:rule - 1] + body[rule + 1:]
-        elif rule is None and len(body) > 1 and not any(ch.isdecimal() for ch in "".join(body[0])):  # "m²" is a unit
+        elif rule is None and len(body) > 1 and _names_columns(body[0], body[1:]):
             header = body[0]
             body = body[1:]
         body = [cells for cells in body if not _is_rule(cells)]

@@ -213,7 +213,8 @@ def parse_citations(sentence: str) -> tuple[str, list[str]]:
 
 
 # "Half term: Monday 26 October to Friday 30 October": a label, a colon and its value on one line
-_LABEL_LINE = re.compile(r"^[^\W\d][^:\n]{0,40}:\s+\S")
+_EMPHASIS = r"(?:\*\*|__|\*|_)?"  # Markdown bold or italic around a label: "**Admitted:** 9 November"
+_LABEL_LINE = re.compile(rf"^{_EMPHASIS}[^\W\d][^:\n]{{0,40}}:{_EMPHASIS}\s+\S")
 
 
 HEADING_WORDS = 6  # a line this short above a run of "Label: value" lines heads them

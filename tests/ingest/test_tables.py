@@ -30,6 +30,9 @@ LOADER_LINES = "3. Risk tiers\nTier | Re-review\nTier 1 | Every year\nTier 2 | E
         # A superscript unit is no figure: "Area (m²)" still heads its column.
         ("Area (m²) | Monthly rent\nOffice A | $40", ["Office A (Monthly rent: $40)."],
          [TableRow(header=["Area (m²)", "Monthly rent"], cells=["Office A", "$40"])]),
+        # Years over columns of amounts head them ("2026/27" is no figure of a row).
+        ("Item | 2025/26 | 2026/27\nPostage | £310 | £340", ["Postage (2025/26: £310; 2026/27: £340)."],
+         [TableRow(header=["Item", "2025/26", "2026/27"], cells=["Postage", "£310", "£340"])]),
         # No header to be had: the cells are joined.
         ("2024 | $41.2 million\n2025 | $48.9 million", ["2024; $41.2 million.", "2025; $48.9 million."],
          [TableRow(cells=["2024", "$41.2 million"]), TableRow(cells=["2025", "$48.9 million"])]),

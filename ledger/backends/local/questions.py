@@ -19,10 +19,11 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from ingest.retrieval import DESIGNATION
 from ledger.judge.claims import content_stems
 from ledger.judge.word_relations import bundled_wordnet, near_in_meaning
 from ledger.text.lexicon import lexicon
-from ledger.text.terms import phrase_pattern
+from ledger.text.terms import STOPWORDS, phrase_pattern
 
 
 @dataclass(frozen=True)
@@ -252,6 +253,18 @@ def whole_question(question: str, parts: list[QuestionPart]) -> QuestionPart:
 
     return QuestionPart(question, union("focus"), wants_figure(question), figure_kinds(question), union("counted"),
                         union("periods"), union("actions"), any(p.wants_person for p in parts))
+
+
+_MEMBER = re.compile(rf"(?<![\w'’-]){DESIGNATION.pattern}(?![\w'’-]|[.,]\d)")
+
+
+def designations(question: str) -> list[str]:
+    """The members of a lettered or numbered series a question names ("Service B", "Room A", "Zone 3"): a passage
+    on one of them answers it, not one on its sibling ("Service C"). Not a date ("June 3") or a word before "I"."""
+    lex = lexicon()
+    calendar = lex.word_set("calendar", "months") | lex.word_set("calendar", "weekdays")
+    return [m.group(0) for m in _MEMBER.finditer(question)
+            if m.group(1).lower() not in calendar and m.group(1).lower() not in STOPWORDS]
 
 
 _WHY = re.compile(r"^\W*why\b|\bfor what reasons?\b|\bwhat (?:is|was|are|were) the reasons?\b", re.IGNORECASE)

@@ -10,7 +10,7 @@ units but give the units below them their section. Pure functions of the chunks.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property, lru_cache
 
 from ingest.chunking import SECTION_SEPARATOR, is_field
@@ -26,6 +26,8 @@ from ledger.text.terms import STOPWORDS, is_negated, key_terms
 _MARK = r"(?:[-*+•▪◦‣]|\d{1,3}[.)]|\(?[a-z]\))"  # a list item's bullet or number
 _BULLET = re.compile(rf"[ \t]*{_MARK}[ \t]+$")  # all a line holds before its item's first word
 _ITEM_MARK = re.compile(rf"^{_MARK}[ \t]+")
+# a number word that makes a compound with the next word ("Twelve-volt battery", "Three-year plan") is no figure
+_COMPOUND_HEAD = re.compile(r"\b[A-Za-z]+-(?=[A-Za-z])")
 _TERMINAL = re.compile(r"[.!?][\"')\]*]*$")
 _LABEL_LINE = re.compile(r"^[A-Z][\w ()/&.-]{1,40}:\s+\S")
 # A fenced code block ("```sh … ```") and its fence lines.
@@ -52,6 +54,7 @@ class Unit:
     offset: int  # character offset in its document, for document order
     section: str = ""  # the heading above it, if the chunk shows one
     lead: str = ""  # the earlier sentences of the field it continues ("Motion 2: to ban glass. Proposed by Ana Lee.")
+    subject: str = ""  # whom its document is a record of, named by its first field ("Patient: Margaret Ellery")
 
     @property
     def order(self) -> tuple[str, int]:
@@ -70,8 +73,8 @@ class Unit:
 
     @cached_property
     def title_stems(self) -> frozenset[str]:
-        """Content stems of its document's title."""
-        return _stems_of(self.chunk.title or "")
+        """Content stems of its document's title, and of whom the document is a record of."""
+        return _stems_of(self.chunk.title or "") | _stems_of(self.subject)
 
     @cached_property
     def title_initials(self) -> str:
@@ -137,8 +140,10 @@ class Unit:
 
     @property
     def scored_text(self) -> str:
-        """What is embedded: the section name gives a short sentence its topic ("Parking: …")."""
-        return f"{self.section}: {self.said}" if self.section else self.said
+        """What is embedded: the section name gives a short sentence its topic ("Parking: …"), and a record's field
+        its subject ("Margaret Ellery, Discharge Summary: Consultant: Dr Rahul Menon")."""
+        topic = ", ".join(t for t in (self.subject if self.is_label else "", self.section) if t)
+        return f"{topic}: {self.said}" if topic else self.said
 
 
 @cache
@@ -195,6 +200,8 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                 if lead and clean:
                     units.append(Unit(f"{lead}: {clean}", chunk, chunk.start_char + at))
                 continue
+            if chunk.start_char and not text[:at].strip() and (clean[:1].islower() or clean[:1] in "()[]"):
+                continue  # the tail of a line the chunk starts in ("(Main Hall)"), never a heading of what follows
             reason = exclusion_reason(clean)
             if reason == "fragment" and clean.endswith(".") and len(clean.split()) == 1:
                 continue  # "Yes." under a question: an answer word, not the heading of what follows
@@ -207,11 +214,15 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                     depths.append(0)
                 lead = clean[:-1]  # … and gives the items under it their subject
                 continue
-            if reason == "heading" or (not is_item and not clean.endswith(",") and (
+            if (reason == "fragment" and not is_item and clean.endswith(".") and not clean.endswith("..") and headings
+                    and (not units or units[-1].offset < chunk.start_char + headings[-1][0])):
+                # a phrase with a full stop right under a heading is its value: "Allergies" above "Penicillin (rash)."
+                clean, reason = f"{headings[-1][1]}: {clean}", None
+            elif reason == "heading" or (not is_item and not clean.endswith(",") and (
                     (reason == "fragment" and not is_field(clean))
                     or (reason == "question" and _own_line(text, at, piece))
                     or (reason is None and not _TERMINAL.search(clean) and not _LABEL_LINE.match(clean)
-                        and not contains_numeric(clean)))):
+                        and not contains_numeric(_COMPOUND_HEAD.sub("", clean))))):
                 # an unpunctuated line without a figure or a label is a heading ("3. Opening hours"); so is a
                 # question on a line of its own ("Can I bring my dog?" in a list of questions and answers)
                 headings.append((at, _heading_text(piece)))
@@ -230,8 +241,9 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                     clean = f"{field.group(1)}: {clean}"
                 # … and are about what it said before: "Motion 2: to ban glass bottles. Proposed by Lucy Wren."
                 field_lead = before
-            elif before and not field and _LABEL_LINE.match(clean):
-                # a field after a sentence of its line is that sentence's: "2. Fix the alarm. Owner: Dev Rao."
+            elif before and _LABEL_LINE.match(clean):
+                # a field after a sentence of its line is that sentence's: "2. Fix the alarm. Owner: Dev Rao.", and
+                # one after a field is of the same thing: "Venue: The Quayside Ground. Attendance: 2,416."
                 field_lead = _ITEM_MARK.sub("", before)
             if not is_item:
                 lead = ""  # a paragraph ends the list its lead-in introduced
@@ -314,7 +326,7 @@ def _with_section(unit: Unit, headings: list[tuple[int, str]], base: int) -> Uni
     """The unit under the nearest heading above it: in its chunk, else the one its chunk starts under."""
     above = [h for at, h in headings if base + at < unit.offset]
     section = above[-1] if above else unit.chunk.section.rsplit(SECTION_SEPARATOR, 1)[-1]
-    return Unit(unit.text, unit.chunk, unit.offset, section, unit.lead)
+    return replace(unit, section=section)
 
 
 def states_a_figure(text: str) -> bool:
@@ -325,7 +337,33 @@ def states_a_figure(text: str) -> bool:
 
 def evidence_units(chunks: list[Chunk]) -> list[Unit]:
     """Every quotable unit of the chunks, in chunk order (overlapping chunks repeat units; the writer dedupes)."""
-    return [u for chunk in chunks for u in _chunk_units(chunk)]
+    units = [u for chunk in chunks for u in _chunk_units(chunk)]
+    subjects = _subjects(units)
+    return [replace(u, subject=subjects[u.chunk.document_id]) if u.chunk.document_id in subjects else u
+            for u in units]
+
+
+_SUBJECT_LABEL_WORDS = 3  # a record's first field names its subject by a short label ("Patient", "Name of applicant")
+
+
+def _subjects(units: list[Unit]) -> dict[str, str]:
+    """Whom each document is a record of, when its opening is a block of fields and the first one names someone
+    ("Patient: Margaret Ellery" above "Admitted: 9 November 2026", "Consultant: …"): its other fields and sections
+    are about them, as they are about its title. Pure."""
+    firsts: dict[str, list[Unit]] = {}
+    for unit in units:
+        if unit.chunk.start_char == 0:
+            firsts.setdefault(unit.chunk.document_id, []).append(unit)
+    out = {}
+    for document, opening in firsts.items():
+        opening.sort(key=lambda u: u.offset)
+        if len(opening) < 2 or not (opening[0].is_label and opening[1].is_label):
+            continue
+        label, value = opening[0].text.split(":", 1)
+        names = value.strip().rstrip(".")
+        if len(label.split()) <= _SUBJECT_LABEL_WORDS and names[:1].isupper() and not any(ch.isdigit() for ch in names):
+            out[document] = names
+    return out
 
 
 def _title_key(title: str) -> str:

@@ -41,6 +41,7 @@ from ledger.backends.local.questions import (
     DEADLINE_WORDS,
     QuestionPart,
     asks_reason,
+    designations,
     gives_reason,
     make_part,
     period_conflict,
@@ -163,7 +164,7 @@ class LocalWriter:
         whole = whole_question(question, parts)
         figures = extract_quantities(_COMPARATIVES.sub(_plain_comparative, question))
         weights = _focus_weights(whole.focus, units)
-        codes = [t for t in named_terms(question) if any(c.isdigit() for c in t)]
+        codes = [t for t in named_terms(question) if any(c.isdigit() for c in t)] + designations(question)
         # a long sentence scores by its closest clause when that is closer ("…," said Cllr Lee, cabinet member for …)
         scores = self._scores(whole, figures, relevance(q_vec, similar(q_vec)), units, weights, codes)
         # a passage whose limits leave out the question's own case ("grants under £5,000" for a £8,000 grant) when
@@ -176,7 +177,8 @@ class LocalWriter:
                 whole.focus, u.stems | u.context_stems)}
             outside |= frozenset(range(len(units))) - reasons if reasons else frozenset()
         # a unit naming the code asked about, or under a heading that does ("3.4.1 — 12 May › Fixed"), is about it
-        coded = frozenset(i for i, u in enumerate(units) if mentions(f"{u.text} {u.lead} {u.section}", codes))
+        siblings = [code_shape(c) for c in codes]
+        coded = frozenset(i for i, u in enumerate(units) if _about_code(u, codes, siblings))
         answers: list[list[tuple[float, int]]] = []
         for part, vec in zip(parts, part_vecs, strict=True):
             sims = similar(vec)
@@ -268,16 +270,8 @@ class LocalWriter:
                 if agreement is not None and (agreement.matched or agreement.conflicts):
                     score += FIGURE_MATCH if agreement.matched else -FIGURE_MATCH
                     break
-            if codes:  # the field a sentence continues names its code too ("E4 - High temperature. Restart it."),
-                # and so does the heading above it ("3.4.1 — 12 May › Fixed")
-                if mentions(unit.text, codes) or mentions(unit.lead, codes):
-                    score += CODE_MATCH
-                elif any(shape.search(unit.text) for shape in siblings):
-                    score -= CODE_MATCH
-                elif mentions(unit.section, codes):
-                    score += CODE_MATCH
-                elif any(shape.search(unit.section) for shape in siblings):
-                    score -= CODE_MATCH
+            if codes and (about := _about_code(unit, codes, siblings)) is not None:
+                score += CODE_MATCH if about else -CODE_MATCH
             out.append(score)
         return out
 
@@ -310,6 +304,9 @@ class LocalWriter:
     ) -> list[tuple[float, int]]:
         """`_answers` with the ways a unit may name someone for a "who" part (`naming`: "name", "role")."""
         found: list[tuple[float, int]] = []
+        table = bundled_wordnet()
+        nouns = frozenset(s for w in re.findall(r"[A-Za-z]+", part.text) if can_be_a_noun(w, table)
+                          for s in content_stems(w))
         for i in np.argsort(-np.asarray(scores), kind="stable"):
             unit, score, sim, relevant = units[i], scores[i], float(sims[0][i]), float(sims[1][i])
             if score < ANSWER_BAR:
@@ -334,8 +331,9 @@ class LocalWriter:
             # department than the "library" one asked about), unless the unit is close to a paraphrase. A unit that
             # shares under half the question's words needs that closeness even more.
             bar = CONTEXT_SIMILARITY if covered * 2 >= asked else UNKNOWN_WORD_SIMILARITY
+            # (a passage on the code asked about needs no verb of the question: "What does Service C include?")
             if sim < bar and any(len(s) >= 4 and s not in reworded and not stem_covered(s, unit.context_stems)
-                                 for s in part.focus):
+                                 and (i not in coded or s in nouns) for s in part.focus):
                 continue
             if part.wants_person and _names_someone(part.text, unit) not in naming:
                 continue  # "who …" is answered by a name (or, failing any, a role)
@@ -362,6 +360,20 @@ class LocalWriter:
             elif _newer(unit, clash):
                 kept[kept.index(clash)] = unit
         return kept
+
+
+def _about_code(unit: Unit, codes: list[str], siblings: list[re.Pattern[str]]) -> bool | None:
+    """Whether a unit is about a code the question asks about (True), about a sibling code (False), or neither
+    (None): by the first such code it names, with the field it continues ("E4 - High temperature. Restart it."), or
+    else by the heading above it ("3.4.1 — 12 May › Fixed"). "Service C (Main work: Service B plus …)" is about
+    Service C."""
+    for text in (unit.said, unit.section):
+        named = sorted((m.start(), mentions(m.group(0), codes)) for shape in siblings for m in shape.finditer(text))
+        if named:
+            return named[0][1]
+        if mentions(text, codes):
+            return True
+    return None
 
 
 def _within_bounds(figures: list[Quantity], found: list[Quantity]) -> bool | None:
@@ -473,11 +485,17 @@ _NAME = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?")
 _SPEAKER = re.compile(r"([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}): (?:I|I'll|I'm|I've|I'd|We|We'll|We've)\b")
 
 
+def _asked_words(question: str) -> set[str]:
+    """A question's words, lower case, a possessive's too without its "'s" ("Ellery's" asks of "Ellery")."""
+    words = {w.lower() for w in re.findall(r"[\w'’-]+", question)}
+    return words | {w[:-2] for w in words if w.endswith(("'s", "’s"))}
+
+
 def _names_someone(question: str, unit: Unit) -> str:
     """How a unit names a person or body the question does not: "name" for a capitalised word that does not open it
     ("Priya Okonkwo"), "role" for a word for a kind of person or group where a doer stands ("approved by the finance
     manager", "The committee decides"), "" for neither."""
-    asked = {w.lower() for w in re.findall(r"[\w'’-]+", question)}
+    asked = _asked_words(question)
     text = unit.text.lstrip("*_#>-•· ")
     label = unit.lead.split(":", 1)[0]
     if unit.lead and text.startswith(f"{label}: "):
@@ -501,7 +519,7 @@ def _roles(question: str, text: str) -> list[str]:
     does, and that the question does not use."""
     lex = lexicon()
     noun_before, party_before = lex.word_set("questions", "noun_before"), lex.word_set("questions", "party_before")
-    asked = {w.lower() for w in re.findall(r"[\w'’-]+", question)}
+    asked = _asked_words(question)
     asked_stems = content_stems(question)
     table = bundled_wordnet()
     words = re.findall(r"[A-Za-z]+", text)
@@ -592,6 +610,9 @@ def _counts_what_is_asked(part: QuestionPart, unit: Unit) -> bool:
                or _room_for(part.counted, unit.text[:q.start])
                or _object_of(part, unit.text[:q.start], unit.text[q.end:])
                or (q.labelled and part.counted <= q.about)  # "Support tickets opened: 640"
+               # a label on the question's other words counts who or what does them: "Attendance: 2,416" for "How
+               # many people attended the match?"
+               or (q.labelled and bool(q.about) and q.about <= part.focus - part.counted)
                for q in unit.quantities if q.kind in ("count", "number"))
 
 

@@ -172,6 +172,12 @@ def test_a_run_of_label_lines_is_a_sentence_per_line() -> None:
     assert all(text[a:b] == s for s, a, b in spans)
 
 
+def test_markdown_bold_labels_are_label_lines() -> None:
+    text = "**Tenant:** Rhys Obi  \n**Start date:** 1 March 2027  \n**Deposit:** £950"
+    assert [s for s, _, _ in label_lines(split_sentences(text))] == [
+        "**Tenant:** Rhys Obi", "**Start date:** 1 March 2027", "**Deposit:** £950"]
+
+
 def test_a_run_of_label_lines_under_a_heading_line_is_a_sentence_per_line() -> None:
     text = "SPECIFICATIONS\nHeat output: 6 kW\nOperating range: -15°C to 30°C\nWeight: 71 kg"
     assert [s for s, _, _ in label_lines(split_sentences(text))] == [

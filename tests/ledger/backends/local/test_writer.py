@@ -909,3 +909,56 @@ def test_why_is_answered_by_a_passage_that_gives_a_reason(embedder) -> None:  # 
 
 def test_sent_is_a_light_verb_and_a_label_answers_who() -> None:
     assert set(question_parts("Who sent apologies?")[0].focus) == {"apolog"}
+
+
+def test_a_record_s_fields_are_about_whom_its_first_field_names(embedder) -> None:  # type: ignore[no-untyped-def]
+    record = make_chunk("# Clinic letter\n\n**Patient:** Tomasz Wierzbicki  \n**Seen:** 4 February 2027  \n"
+                        "**Clinician:** Dr Ines Carvalho  \n**Clinic:** Orthopaedics\n\n## Plan\n\nPhysiotherapy "
+                        "twice a week for six weeks.\n\n## Allergies\n\nLatex (hives).",
+                        "Clinic letter", None, "c", 1, 0)
+    units = {u.text: u for u in evidence_units([record])}
+    assert units["Seen: 4 February 2027"].subject == "Tomasz Wierzbicki"
+    assert "Allergies: Latex (hives)." in units  # a phrase right under a heading is its value, not a heading
+    answer = answer_to(embedder, "When was Tomasz Wierzbicki seen?", [record])
+    assert answer.answered and "4 February 2027" in answer.text
+    answer = answer_to(embedder, "Who was Tomasz Wierzbicki's clinician?", [record])
+    assert answer.answered and "Ines Carvalho" in answer.text and "Patient:" not in answer.text
+    answer = answer_to(embedder, "What is Mr Wierzbicki allergic to?", [record])
+    assert answer.answered and "Latex" in answer.text
+
+
+def test_a_member_of_a_lettered_series_is_answered_by_its_own_row(embedder) -> None:  # type: ignore[no-untyped-def]
+    table = make_chunk("# Boiler care plans\n\n| Plan | Visits | What is covered | Monthly price |\n|---|---|---|---|\n"
+                       "| Plan A | 1 a year | Annual service | £9 |\n| Plan B | 2 a year | Plan A plus repairs to the "
+                       "boiler | £16 |\n| Plan C | 2 a year | Plan B plus the pipes and radiators | £24 |",
+                       "Boiler care plans", None, "b", 1, 0)
+    answer = answer_to(embedder, "How much does Plan B cost?", [table])
+    assert answer.answered and "£16" in answer.text and "£24" not in answer.text and "£9" not in answer.text
+    answer = answer_to(embedder, "What does Plan C include?", [table])  # its row, though it names Plan B too
+    assert answer.answered and "radiators" in answer.text and "£16" not in answer.text
+
+
+def test_a_field_after_a_field_of_its_line_is_about_the_same_thing(embedder) -> None:  # type: ignore[no-untyped-def]
+    report = make_chunk("Kingsmead Vale 1-0 Port Esk\nVenue: Ferry Lane. Crowd: 1,873.\n\nThe only goal came "
+                        "from a free kick in the 70th minute. Port Esk had two shots on target all afternoon.",
+                        "Kingsmead Vale 1-0 Port Esk", None, "k", 1, 0)
+    units = {u.text: u for u in evidence_units([report])}
+    assert units["Crowd: 1,873."].lead == "Venue: Ferry Lane."
+    answer = answer_to(embedder, "How many people were in the crowd at Ferry Lane?", [report])
+    assert answer.answered and "1,873" in answer.text
+
+
+def test_a_label_naming_the_question_s_verb_counts_who_does_it(embedder) -> None:  # type: ignore[no-untyped-def]
+    notes = make_chunk("# Open day\n\nThe open day ran from 10am to 4pm in the main hall.\n\nAttendance: 318.\n\n"
+                       "Stalls were run by 14 local groups.", "Open day", None, "o", 1, 0)
+    answer = answer_to(embedder, "How many people attended the open day?", [notes])
+    assert answer.answered and "318" in answer.text and "14 local groups" not in answer.text
+
+
+def test_a_number_word_compound_heads_a_section_and_a_cut_line_s_tail_heads_none() -> None:
+    guide = make_chunk("Care of the mower\n\nClean the deck after each use.\nTwo-stroke engines\n\nMix the fuel at "
+                       "50 to 1.", "Mower guide", None, "m", 1, 0)
+    sections = {u.text: u.section for u in evidence_units([guide])}
+    assert sections["Mix the fuel at 50 to 1."] == "Two-stroke engines"
+    later = make_chunk("(Room 2)\nSpeaker: Ada Quist. Tea is served in the hall.", "Programme", None, "p", 2, 480)
+    assert all(u.section != "(Room 2)" for u in evidence_units([later]))  # the tail of a line the chunk cut
