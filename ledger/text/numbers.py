@@ -340,6 +340,9 @@ def frequency_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
         count, j = number[0], number[1] + 1
     if j < len(tokens) and tokens[j][0].lower() in ("a", "an", "per", "every", "each"):
         return period(j + 1, count)
+    adverbs = lexicon().table("figures", "rate_adverbs")  # "twice daily", "three times weekly"
+    if j < len(tokens) and (unit := adverbs.get(tokens[j][0].lower())) in _PER_YEAR:
+        return count * _PER_YEAR[unit], j + 1
     if j + 1 < len(tokens) and tokens[j][0].lower() in ("in", "within"):  # "twice in 12 hours"
         if tokens[j + 1][0].lower() in ("a", "an", "one"):  # "twice in a day"
             return period(j + 2, count)

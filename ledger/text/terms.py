@@ -268,6 +268,8 @@ def _abbreviated(name: str, runs: list[tuple[frozenset[str], str]]) -> bool:
 
 def _same_name(one: str, other: str) -> bool:
     a, b = one.split(), other.split()
+    if (titled := _titled(a, b)) is not None:
+        return titled
     while a and b and a[0].lower() == b[0].lower():  # the words both spell out are no difference
         a, b = a[1:], b[1:]
     if not a or not b:
@@ -278,6 +280,18 @@ def _same_name(one: str, other: str) -> bool:
     if rest_b.isupper() and len(rest_b) >= 2 and _initials(rest_a) == rest_b.lower():
         return True
     return len(a) == len(b) and all(_one_letter_apart(x.lower(), y.lower()) for x, y in zip(a, b, strict=True))
+
+
+def _titled(a: list[str], b: list[str]) -> bool | None:
+    """Whether two names, one or both after a title, are one person's ("Mrs Ellery", "Margaret Ellery"; "Dr Menon",
+    "Dr Rahul Menon"): the shorter ends the longer; None when neither has a title, or both have different ones
+    ("Mr Hale", "Mrs Hale")."""
+    titles = lexicon().word_set("stopwords", "honorifics")
+    ta, tb = bool(a) and a[0].lower().rstrip(".") in titles, bool(b) and b[0].lower().rstrip(".") in titles
+    if not (ta or tb) or (ta and tb and a[0].lower().rstrip(".") != b[0].lower().rstrip(".")):
+        return None
+    short, long = sorted((a[1:] if ta else a, b[1:] if tb else b), key=len)
+    return bool(short) and [w.lower() for w in long[len(long) - len(short):]] == [w.lower() for w in short]
 
 
 def _one_letter_apart(x: str, y: str) -> bool:

@@ -460,11 +460,17 @@ def test_the_rival_of_a_figure_is_not_the_claim_s_other_figure() -> None:
         ("Samples are checked every two hours.", "Samples are checked twelve times a day."),
         ("Take one tablet every 6 hours.", "Take one tablet four times a day."),
         ("a bus every 30 minutes", "a bus twice an hour"),
+        ("Take one capsule twice daily.", "Take one capsule twice a day."),  # an adverb of a period is a rate
+        ("The gauge is read three times weekly.", "The gauge is read three times a week."),
     ],
 )
 def test_a_frequency_in_hours_or_minutes_is_a_rate(claim: str, evidence: str) -> None:
     assert statuses(claim, evidence)[-1] == "matched"
     assert extract_quantities(claim)[-1].kind == "frequency"
+
+
+def test_once_daily_is_not_twice_daily() -> None:
+    assert statuses("Take the capsules once daily.", "Take the capsules twice daily.") == ["conflict"]
 
 
 def test_a_frequency_in_hours_is_no_duration_and_a_changed_one_conflicts() -> None:

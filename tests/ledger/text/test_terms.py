@@ -60,6 +60,13 @@ from ledger.text.terms import (
          ()),
         ("The rota is approved by Dana Wells and posted on Mondays.",
          "Mira Holt drafts the rota, which Dana Wells approves; it is posted on Mondays.", ()),
+        # A title stands for a given name: "Mrs Quayle" is the "Hilda Quayle" of the claim, "Dr Quayle" no other.
+        ("Hilda Quayle was discharged on Friday.", "Mrs Quayle was discharged on Friday.", ()),
+        ("Dr Ivo Brandt signed the letter.", "Dr Brandt signed the letter.", ()),
+        ("Dr Ivo Brandt signed the letter.", "Dr Lena Brandt signed the letter.",
+         (("Dr Ivo Brandt", "Dr Lena Brandt"),)),
+        ("Mrs Quayle was discharged on Friday.", "Mrs Ostrova was discharged on Friday.",
+         (("Mrs Quayle", "Mrs Ostrova"),)),
         # A code is a name: "E2" and "E4" are two errors, not the same error with its digits left out.
         ("Error E2 means that the sensor has failed.", "Error E4 means the sensor has failed.",
          (("Error E2", "Error E4"),)),
