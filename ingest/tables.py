@@ -65,8 +65,8 @@ def row_sentence(row: TableRow) -> str:
     return f"{body}." if body else ""
 
 
-# a column named by a year or a period of one: "2027", "2026/27", "FY2025", "Q3 2026", "H1 2025"
-_PERIOD = re.compile(r"(?:FY\s?|(?:Q[1-4]|H[12])\s)?(?:19|20)\d\d(?:\s?[/–-]\s?\d{2,4})?")
+# a column named by a year or a period of one: "2027", "2026/27", "FY2025", "Q3 2026", "H1 2025", "January 2026"
+_PERIOD = re.compile(r"(?:[A-Za-z]{2,12}\.?\s)?(?:FY\s?|(?:Q[1-4]|H[12])\s)?(?:19|20)\d\d(?:\s?[/–-]\s?\d{2,4})?")
 
 
 def _names_columns(first: list[str], rest: list[list[str]]) -> bool:

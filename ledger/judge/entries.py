@@ -83,7 +83,7 @@ def decide_entry(
                 key=lambda m: m.similarity, default=None)
     semantic = kept
     useful_cited = [m for m in cited if m.support != "none"]
-    resolution = resolve(useful_cited + semantic)
+    resolution = resolve(useful_cited + semantic, claim.text)
     # The current source leads: cited before searched, newer before older, then the closest quote.
     deciding = sorted(
         resolution.deciding,

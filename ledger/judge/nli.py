@@ -21,7 +21,7 @@ from ledger.judge.support import SAYS_MORE, SupportCheck, SupportChecker
 from ledger.judge.support_rules import figures_stated_otherwise
 from ledger.text.figure_context import is_row_sentence
 from ledger.text.quantities import compare_quantities, extract_quantities
-from ledger.text.terms import unstated_tail
+from ledger.text.terms import key_terms, unstated_tail
 
 NLI_LABELS = ("contradiction", "entailment", "neutral")
 MODEL_ENTAILED = "the model finds it entailed"  # how a reason starts when the model alone found the support
@@ -188,6 +188,16 @@ def premise(chunk_text: str, check: SupportCheck, width: int = PREMISE_CHARS) ->
     return chunk_text[left:left + width].strip()
 
 
+def _titled(chunk: Chunk, quote: str, claim: str) -> str:
+    """The quote after its document's title ("Parcelwise Tracking API v2: Each key may …") when every word the claim
+    adds to the quote is the title's ("Parcelwise"); else "" (a claim's added figure or detail is no title's)."""
+    title = (chunk.title or "").strip()
+    added = set(key_terms(claim)) - set(key_terms(quote))
+    if not title or not added or not added <= set(key_terms(title)):
+        return ""
+    return f"{title}: {quote}"
+
+
 class CrossEncoderSupportChecker:
     """Support checks by the local rules, refined by an NLI cross-encoder on each (quote, claim) pair."""
 
@@ -233,11 +243,16 @@ class CrossEncoderSupportChecker:
             out[i] = combine(local[i], p, self.thresholds, reworded, unstated_tail(claim, local[i].quote),
                              otherwise, is_row_sentence(local[i].quote))
         # (not support dropped for the words a claim adds at its end, "added": the quote alone lacks them just the same)
-        dropped = [i for i in todo if out[i].rule == "unstated" and premises[i] != local[i].quote]
-        alone = self.probabilities([(local[i].quote, pairs[i][0]) for i in dropped]) if dropped else []
-        for i, p in zip(dropped, alone, strict=True):
-            if p.get("entailment", 0.0) >= self.thresholds.quote_alone:
-                said = f"NLI, the quote alone: entailment {p['entailment']:.2f}"
+        # ... and with its document's title before it: a claim names what the document is about ("Each Parcelwise
+        # API key may make 600 requests per minute." of "Each key may …" in the Parcelwise API's reference)
+        dropped = [i for i in todo if out[i].rule == "unstated"]
+        readings = [(i, how, text) for i in dropped for how, text in (
+            ("the quote alone", local[i].quote if premises[i] != local[i].quote else ""),
+            ("the quote under its title", _titled(pairs[i][1], local[i].quote, pairs[i][0]))) if text]
+        read = self.probabilities([(text, pairs[i][0]) for i, _, text in readings]) if readings else []
+        for (i, how, _), p in zip(readings, read, strict=True):
+            if out[i].rule == "unstated" and p.get("entailment", 0.0) >= self.thresholds.quote_alone:
+                said = f"NLI, {how}: entailment {p['entailment']:.2f}"
                 out[i] = replace(local[i], entailment=p["entailment"], reason=f"{local[i].reason} ({said})")
         return out
 

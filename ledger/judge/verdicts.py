@@ -7,6 +7,7 @@ from datetime import date
 
 from ledger.core.types import EvidenceMatch, Support, Verdict
 from ledger.judge.support_rules import states_outright
+from ledger.text.quantities import compare_quantities, extract_quantities
 
 BASE_CONFIDENCE: dict[Support, float] = {"full": 0.85, "partial": 0.6, "none": 0.0, "contradicted": 0.85}
 MULTI_SOURCE_STEP = 0.05
@@ -59,13 +60,21 @@ def _newest(matches: list[EvidenceMatch]) -> date | None:
     return max(dates) if dates else None
 
 
-def resolve(matches: list[EvidenceMatch]) -> Resolution:
+def _figures_given(claim: str, quote: str) -> int:
+    """How many of a claim's figures a quote gives, the same or another."""
+    agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
+    return sum(m.evidence is not None for m in (*agreement.matched, *agreement.conflicts))
+
+
+def resolve(matches: list[EvidenceMatch], claim: str = "") -> Resolution:
     """Pick the deciding support of a claim's matches.
 
     Supporting and contradicting evidence from different documents is a conflict (§8.2): the newer
     document prevails and the older one is named; with no dates to tell them apart the claim stays
     contradicted and the conflict is unresolved. A contradicting passage far less similar to the claim
-    than a supporting one speaks of something else and is set aside.
+    than a supporting one speaks of something else and is set aside, and so does one of the same document that gives
+    fewer of the `claim`'s figures than a passage stating them all: "Each player takes 5 ship tokens" against "In
+    the two-player game each player uses 7 ship tokens", stated by "With two players, … each player uses 7".
     """
     supporting = [m for m in matches if m.support in ("full", "partial")]
     contradicting = [m for m in matches if m.support == "contradicted"]
@@ -77,7 +86,9 @@ def resolve(matches: list[EvidenceMatch]) -> Resolution:
         contra_docs = {m.path or m.document for m in contradicting}
         stated = [m for m in supporting if m.support == "full" and states_outright(m.reason)
                   and (m.path or m.document) in contra_docs]
-        if stated and max(m.similarity for m in stated) >= max(m.similarity for m in contradicting):
+        best = max(stated, key=lambda m: m.similarity, default=None)
+        if best is not None and (best.similarity >= max(m.similarity for m in contradicting) or (claim and all(
+                _figures_given(claim, m.quote) < _figures_given(claim, best.quote) for m in contradicting))):
             # A passage that gives every figure of the claim (or the claim word for word) outweighs a less similar one
             # of the same document that gives another: the document states the claim, and the other passage is about
             # something else.

@@ -100,9 +100,15 @@ def _difference(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     same = [e for e in evidence if (e.kind == q.kind and e.unit == ("" if shares else q.unit))
             or (loose and is_amount(e) and not e.unit)]
     for a, b in _pairs(same):
-        if _of_one_thing(q, a, b) and _close(a.value - b.value, q.value, q):
+        if _of_one_thing(q, a, b) and _count_one_thing(a, b) and _close(a.value - b.value, q.value, q):
             return f"{_figure(a)} − {_figure(b)}", (a, b)
     return None
+
+
+def _count_one_thing(a: Quantity, b: Quantity) -> bool:
+    """Whether two counts may be subtracted: "89 deaths" and "74 deaths" may, "5 ship tokens" and "3 coins" (for a
+    "two-player game") may not. Counts that do not say what they count are not told apart."""
+    return not (a.context and b.context) or bool(a.context & b.context)
 
 
 def _total(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:

@@ -33,6 +33,8 @@ LOADER_LINES = "3. Risk tiers\nTier | Re-review\nTier 1 | Every year\nTier 2 | E
         # Years over columns of amounts head them ("2026/27" is no figure of a row).
         ("Item | 2025/26 | 2026/27\nPostage | £310 | £340", ["Postage (2025/26: £310; 2026/27: £340)."],
          [TableRow(header=["Item", "2025/26", "2026/27"], cells=["Postage", "£310", "£340"])]),
+        ("Site | March 2025 | March 2026\nNorth pond | 41 | 57", ["North pond (March 2025: 41; March 2026: 57)."],
+         [TableRow(header=["Site", "March 2025", "March 2026"], cells=["North pond", "41", "57"])]),
         # No header to be had: the cells are joined.
         ("2024 | $41.2 million\n2025 | $48.9 million", ["2024; $41.2 million.", "2025; $48.9 million."],
          [TableRow(cells=["2024", "$41.2 million"]), TableRow(cells=["2025", "$48.9 million"])]),

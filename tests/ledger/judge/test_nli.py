@@ -389,6 +389,20 @@ def test_support_the_model_drops_beside_the_quotes_neighbours_is_read_again_with
     assert dropped.support == "none" and LACKS in dropped.reason and len(unsure.read) == 1
 
 
+def test_support_the_model_drops_is_read_again_under_the_document_title() -> None:
+    quote = "Each token expires after 30 minutes."
+    chunk = Chunk(hash="c" * 12, text=quote, document_id="d", index=0, start_char=0, end_char=len(quote),
+                  title="Quillgate Login Service")
+    found = SupportCheck("full", quote, 0.8, "local reason", "full", 0, len(quote))
+    claim = "Each Quillgate login token expires after 30 minutes."
+    model = ReadsAlone(f"Quillgate Login Service: {quote}")  # entailed only with the title before the quote
+    kept = CrossEncoderSupportChecker("fake", FakeLocal([found]), model).check([(claim, chunk)])[0]
+    assert kept.support == "full" and "the quote under its title: entailment 0.90" in kept.reason
+    untitled = Chunk(hash="c" * 12, text=quote, document_id="d", index=0, start_char=0, end_char=len(quote))
+    dropped = CrossEncoderSupportChecker("fake", FakeLocal([found]), model).check([(claim, untitled)])[0]
+    assert dropped.support == "none"
+
+
 def test_the_model_does_not_overrule_a_figure_the_rules_matched_in_another_form() -> None:
     figures = local("full", "full_figures", quote="20% of the site will be retained as woodland.")
     read = {"entailment": 0.05, "contradiction": 0.87}

@@ -101,6 +101,18 @@ def test_resolve_conflicts_newer_source_prevails(
     assert result.conflict_unresolved is unresolved
 
 
+def test_a_passage_stating_every_figure_outweighs_a_closer_one_that_gives_fewer() -> None:
+    claim = "In the 10 km race each runner carries 2 litres of water."
+    stated = EvidenceMatch(chunk_hash="a" * 12, document="A", path="/A", similarity=0.70, support="full",
+                           quote="In the 10 km race, each runner carries 2 litres instead of 3.",
+                           match_type="semantic", reason="the quote states the claim; both figures agree")
+    general = EvidenceMatch(chunk_hash="b" * 12, document="A", path="/A", similarity=0.74, support="contradicted",
+                            quote="Each runner carries 3 litres of water.", match_type="semantic",
+                            reason="evidence says 3 litres, claim says 2 litres")
+    assert resolve([stated, general], claim).support == "full"  # the other passage is not about the 10 km race
+    assert resolve([stated, general]).support == "contradicted"  # without the claim: the closer passage decides
+
+
 @pytest.mark.parametrize(
     ("doc_date", "outdated", "age"),
     [

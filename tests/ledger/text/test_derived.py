@@ -64,6 +64,8 @@ def test_a_figure_worked_out_from_two_of_the_evidence_is_matched_with_its_workin
         ("The survey reached 1,500 households.",
          "We surveyed 912 households in the north and 618 households in the south."),
         ("The survey reached 1,530 people.", "We surveyed 912 households in the north and 618 people in the south."),
+        # a difference of two counts of different things counts nothing ("2 players" is not 5 tokens less 3 coins)
+        ("The three-player game is played on one board.", "Each player takes 7 cards and 4 coins."),
     ],
 )
 def test_a_figure_the_evidence_does_not_work_out_to_is_not_matched(claim: str, evidence: str) -> None:

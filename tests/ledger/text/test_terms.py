@@ -40,6 +40,7 @@ from ledger.text.terms import (
         ("Pre-tax profit rose 14%.", "Pre-tax profit fell 14%.", (("rose", "fell"),)),  # irregular forms
         ("The price will go up in May.", "The price will be reduced in May.", (("go up", "reduced"),)),
         ("The noise will be louder at night.", "The noise will be quieter at night.", (("louder", "quieter"),)),
+        ("The team with the most fouls loses.", "The team with the fewest fouls loses.", (("most", "fewest"),)),
         ("The appeal was successful.", "The appeal failed.", (("successful", "failed"),)),
         ("The appeal was unsuccessful.", "The appeal failed.", ()),  # one canonical term
         ("The hearing was brought forward.", "The hearing was postponed.", (("brought forward", "postponed"),)),
