@@ -35,6 +35,7 @@ from ledger.text.terms import (
     holds_in_every_case,
     key_terms,
     names_a_part,
+    negation_cues,
     only_denied,
     opposite_direction,
     overstated_quantifier,
@@ -230,6 +231,9 @@ def features(
     if claim_negated != quote_negated and (exception_restated(polar_quote, claim) if claim_negated
                                            else exception_restated(claim, polar_quote)):
         claim_negated = quote_negated  # "unless it is listed" is "one not listed": one exception
+    if claim_negated != quote_negated and _none_is_zero(*((claim, polar_quote) if claim_negated else (polar_quote,
+                                                                                                      claim))):
+        claim_negated = quote_negated  # "No swans were counted" is "Swans counted: 0"
     if claim_negated != quote_negated and (flipped := _flipped_bounds(agreement, extract_quantities(polar_quote))):
         # "used only once the reading is at least 0.98" is "not used if it is below 0.98": the bound turned the
         # other way round and the negation cancel out
@@ -299,6 +303,20 @@ def _with_context(agreement: Agreement, context: list[Quantity], passage: str = 
             continue
         kept.append(m)
     return Agreement(tuple(kept))
+
+
+def _none_is_zero(negated: str, other: str) -> bool:
+    """Whether a side that says there is none of something ("No Bewick's swans were counted") meets a side that
+    counts it as zero ("Bewick's swan (January 2026: 0)"): one statement, in words and in a figure."""
+    if "no" not in {c.lower() for c in negation_cues(negated)}:
+        return False
+    zeroed = extract_quantities(_NO.sub("0", negated, count=1))  # "0 Bewick's swans were counted in January 2026"
+    agreement = compare_quantities(zeroed, extract_quantities(other))
+    return any(m.status == "matched" and m.claim.value == 0 and m.claim.kind in ("count", "number")
+               for m in agreement.matches)
+
+
+_NO = re.compile(r"\bno\b", re.IGNORECASE)
 
 
 def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:

@@ -689,13 +689,25 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
                 if not in_words and _per_year(q, best) is not None:  # "£360 (a year) is £30 a month"
                     in_words = f"{best.text}{'' if best.per else ' a ' + _period(best)} is {q.text}"
                 results.append(QuantityMatch(q, "matched", best, anchor(best), derivation=in_words))
-        elif (working := derivation(q, evidence)) and not _in_place_of(q, rival, working[1], claims):
+        elif ((working := derivation(q, evidence)) and not _in_place_of(q, rival, working[1], claims)
+              and not _stated_otherwise(q, evidence, working[1])):
             results.append(QuantityMatch(q, "matched", derivation=working[0], sources=working[1]))
+        elif working and rival is None and len(stated := _stated_otherwise(q, evidence, working[1])) == 1:
+            results.append(QuantityMatch(q, "conflict", stated[0], anchor(stated[0])))  # its one rival there
         elif rival is not None and (q.kind in ("date", "weekday") or not _said_by_another(rival, q, claims)):
             results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
         else:
             results.append(QuantityMatch(q, "absent", vague[0] if vague else None))
     return Agreement(tuple(for_its_year(m, claims, evidence) for m in results))
+
+
+def _stated_otherwise(q: Quantity, evidence: Sequence[Quantity], sources: tuple[Quantity, ...]) -> list[Quantity]:
+    """The figures of the claim's kind and unit that the evidence states beside those the claim's figure would be
+    worked out from, none of them the claim's: "four nights" is no span of "8 March to 11 March" in a sentence that
+    says "three nights". Durations only: a span worked out from dates is what a stated duration says outright."""
+    if q.kind != "duration":
+        return []
+    return [e for e in evidence if e not in sources and e.kind == q.kind and e.unit == q.unit and not _equal(q, e)]
 
 
 def _in_place_of(q: Quantity, rival: Quantity | None, sources: tuple[Quantity, ...], claims: list[Quantity]) -> bool:
@@ -725,21 +737,22 @@ def for_its_year(m: QuantityMatch, claims: Sequence[Quantity], evidence: Sequenc
     return m if rival is None else QuantityMatch(m.claim, "conflict", rival, m.anchor)
 
 
-def _year_only(q: Quantity) -> int | None:
-    return q.parts[0] if q.kind == "date" and q.parts[1:] == (None, None, None) and q.upper is None else None
+def _year_only(q: Quantity) -> tuple[int | None, ...] | None:
+    """A date that names a period, not a day ("2024", "January 2026"), as its parts; None for a day or a span."""
+    return q.parts if q.kind == "date" and q.parts[0] and q.parts[3] is None and q.upper is None else None
 
 
-def _column_year(e: Quantity, evidence: Sequence[Quantity]) -> int | None:
-    """The year a table cell's figure is given for: the year that labels it ("2024: £398,100")."""
+def _column_year(e: Quantity, evidence: Sequence[Quantity]) -> tuple[int | None, ...] | None:
+    """The year (or month) a table cell's figure is given for: the one that labels it ("2024: £398,100")."""
     return next((year for d in evidence if (year := _year_only(d)) and 0 <= e.start - d.end <= 3), None)
 
 
-def _nearest_year(q: Quantity, claims: Sequence[Quantity]) -> int | None:
+def _nearest_year(q: Quantity, claims: Sequence[Quantity]) -> tuple[int | None, ...] | None:
     """The year a claim gives a figure for: the year-only date nearest to it, of two as near the one after it ("from
     £398,100 in 2024 to £412,300 in 2025")."""
-    gaps = sorted((max(d.start - q.end, q.start - d.end), d.start < q.start, year)
-                  for d in claims if (year := _year_only(d)))
-    return gaps[0][2] if gaps else None
+    gaps = [(max(d.start - q.end, q.start - d.end), d.start < q.start, year)
+            for d in claims if (year := _year_only(d))]
+    return min(gaps, key=lambda gap: gap[:2])[2] if gaps else None
 
 
 def _date_statuses(

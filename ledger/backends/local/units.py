@@ -218,7 +218,7 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                     and (not units or units[-1].offset < chunk.start_char + headings[-1][0])):
                 # a phrase with a full stop right under a heading is its value: "Allergies" above "Penicillin (rash)."
                 clean, reason = f"{headings[-1][1]}: {clean}", None
-            elif reason == "heading" or (not is_item and not clean.endswith(",") and (
+            elif reason == "heading" or (not is_item and not clean.endswith(",") and not _ends_fields(text, at) and (
                     (reason == "fragment" and not is_field(clean))
                     or (reason == "question" and _own_line(text, at, piece))
                     or (reason is None and not _TERMINAL.search(clean) and not _LABEL_LINE.match(clean)
@@ -262,6 +262,16 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
             units.append(Unit(clean, chunk, chunk.start_char + at, lead=field_lead))
     opening = headings[0][0] if headings and chunk.start_char == 0 and not text[:headings[0][0]].strip() else -1
     return [_with_section(u, _paths(headings, depths, opening), chunk.start_char) for u in units]
+
+
+def _ends_fields(text: str, at: int) -> bool:
+    """Whether the line at `at` follows a "Label: value" line with no blank line between: it ends the block of fields
+    ("Judgment handed down: 20 October 2026" above "District Judge Ferreira"), it heads nothing below it."""
+    line_start = text.rfind("\n", 0, at) + 1
+    if not line_start or text[:line_start].endswith("\n\n"):
+        return False
+    above = text[text.rfind("\n", 0, line_start - 1) + 1:line_start - 1]
+    return bool(_LABEL_LINE.match(_clean(above).strip()))
 
 
 def _own_line(text: str, at: int, piece: str) -> bool:

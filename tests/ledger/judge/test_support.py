@@ -142,6 +142,20 @@ def test_only_negations_about_the_claim_flip_it(claim: str, quote: str, flipped:
     assert (f.claim_negated != f.quote_negated) is flipped
 
 
+@pytest.mark.parametrize(
+    ("claim", "quote", "flipped"),
+    [
+        # "no …" is the zero the quote counts, in the claim's column
+        ("No otters were seen in March 2026.", "Otters (March 2025: 41; March 2026: 0).", False),
+        ("No otters were seen in March 2026.", "Otters (March 2025: 0; March 2026: 57).", True),
+        ("No complaints were upheld.", "Complaints upheld: 0.", False),
+    ],
+)
+def test_none_is_a_count_of_zero(claim: str, quote: str, flipped: bool) -> None:
+    f = features(claim, quote, 0.8)
+    assert (f.claim_negated != f.quote_negated) is flipped
+
+
 def test_a_figure_the_quote_writes_otherwise_is_named_as_the_quote_writes_it() -> None:
     quote = "Port dues and cargo charges accounted for 61% of turnover."
     support, reason = decide_support(features("Roughly three fifths of turnover came from port dues.", quote, 0.75))

@@ -689,6 +689,24 @@ def test_a_figure_in_a_table_is_for_the_year_of_its_column(claim: str, expected:
     assert statuses(claim, "Rent income (2025: £412,300; 2024: £398,100).") == expected
 
 
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("41 otters were seen in March 2026.", ["conflict", "matched"]),  # the March 2025 column's figure
+        ("41 otters were seen in March 2025.", ["matched", "matched"]),
+    ],
+)
+def test_a_figure_in_a_table_is_for_the_month_of_its_column(claim: str, expected: list[str]) -> None:
+    assert statuses(claim, "Otters (March 2025: 41; March 2026: 57).") == expected
+
+
+def test_a_duration_the_evidence_states_is_not_worked_out_from_its_dates() -> None:
+    evidence = "The course runs for five days, from Monday 8 June to Friday 12 June 2026."
+    assert statuses("The course runs for four days.", evidence) == ["conflict"]  # not 12 June − 8 June
+    assert statuses("The course runs for five days.", evidence) == ["matched"]
+    assert statuses("The course runs for four days.", "The course runs from 8 June to 12 June 2026.") == ["matched"]
+
+
 def test_a_claim_whose_change_goes_the_other_way_than_its_own_figures_is_reversed() -> None:
     row = "Surplus (2025: £64,100; 2024: £72,300)."
     assert reversed_change("The surplus rose from £72,300 in 2024 to £64,100 in 2025.", row) == (

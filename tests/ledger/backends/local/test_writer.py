@@ -962,3 +962,11 @@ def test_a_number_word_compound_heads_a_section_and_a_cut_line_s_tail_heads_none
     assert sections["Mix the fuel at 50 to 1."] == "Two-stroke engines"
     later = make_chunk("(Room 2)\nSpeaker: Ada Quist. Tea is served in the hall.", "Programme", None, "p", 2, 480)
     assert all(u.section != "(Room 2)" for u in evidence_units([later]))  # the tail of a line the chunk cut
+
+
+def test_a_line_ending_a_block_of_fields_heads_nothing() -> None:
+    ruling = make_chunk("Decision summary\nHearing date: 2 May 2026\nDecided: 9 May 2026\nTribunal Judge Oyelaran\n\n"
+                        "1. The appeal is allowed in part.\n\n2. The fine is reduced to £400.",
+                        "Tribunal decision", None, "t", 1, 0)
+    sections = {u.text: u.section for u in evidence_units([ruling])}
+    assert sections["The fine is reduced to £400."] == "Decision summary"
