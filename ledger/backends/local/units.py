@@ -218,7 +218,8 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                     and (not units or units[-1].offset < chunk.start_char + headings[-1][0])):
                 # a phrase with a full stop right under a heading is its value: "Allergies" above "Penicillin (rash)."
                 clean, reason = f"{headings[-1][1]}: {clean}", None
-            elif reason == "heading" or (not is_item and not clean.endswith(",") and not _ends_fields(text, at) and (
+            elif reason == "heading" or _opens_document(chunk, text, at, piece, clean) or (
+                    not is_item and not clean.endswith(",") and not _ends_fields(text, at) and (
                     (reason == "fragment" and not is_field(clean))
                     or (reason == "question" and _own_line(text, at, piece))
                     or (reason is None and not _TERMINAL.search(clean) and not _LABEL_LINE.match(clean)
@@ -262,6 +263,13 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
             units.append(Unit(clean, chunk, chunk.start_char + at, lead=field_lead))
     opening = headings[0][0] if headings and chunk.start_char == 0 and not text[:headings[0][0]].strip() else -1
     return [_with_section(u, _paths(headings, depths, opening), chunk.start_char) for u in units]
+
+
+def _opens_document(chunk: Chunk, text: str, at: int, piece: str, clean: str) -> bool:
+    """Whether a piece is a document's first line, unpunctuated and no field: its title, figures and all ("Saltmere
+    Marshes winter bird survey 2026" atop a PDF whose file title is another)."""
+    return (chunk.start_char == 0 and not text[:at].strip() and not _TERMINAL.search(clean)
+            and not clean.endswith(",") and not _LABEL_LINE.match(clean) and _own_line(text, at, piece))
 
 
 def _ends_fields(text: str, at: int) -> bool:

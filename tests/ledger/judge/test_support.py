@@ -149,9 +149,12 @@ def test_only_negations_about_the_claim_flip_it(claim: str, quote: str, flipped:
         ("No otters were seen in March 2026.", "Otters (March 2025: 41; March 2026: 0).", False),
         ("No otters were seen in March 2026.", "Otters (March 2025: 0; March 2026: 57).", True),
         ("No complaints were upheld.", "Complaints upheld: 0.", False),
+        # "the absence of", "a lack of" deny what they name
+        ("Otters were seen this winter.", "The absence of otters this winter worried the wardens.", True),
+        ("The hall has no parking.", "The lack of parking at the hall worries visitors.", False),
     ],
 )
-def test_none_is_a_count_of_zero(claim: str, quote: str, flipped: bool) -> None:
+def test_none_is_a_count_of_zero_and_an_absence_a_denial(claim: str, quote: str, flipped: bool) -> None:
     f = features(claim, quote, 0.8)
     assert (f.claim_negated != f.quote_negated) is flipped
 

@@ -970,3 +970,10 @@ def test_a_line_ending_a_block_of_fields_heads_nothing() -> None:
                         "Tribunal decision", None, "t", 1, 0)
     sections = {u.text: u.section for u in evidence_units([ruling])}
     assert sections["The fine is reduced to £400."] == "Decision summary"
+
+
+def test_a_document_s_first_line_is_its_heading_figures_and_all() -> None:
+    report = make_chunk("Kettleby Reservoir dragonfly count 2026\n\nRecorders counted 14 species on 3 July 2026.",
+                        "Dragonflies", None, "d", 1, 0)  # a file title other than its first line
+    assert [(u.text, u.section) for u in evidence_units([report])] == [
+        ("Recorders counted 14 species on 3 July 2026.", "Kettleby Reservoir dragonfly count 2026")]
