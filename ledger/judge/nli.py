@@ -21,7 +21,7 @@ from ledger.judge.support import SAYS_MORE, SupportCheck, SupportChecker
 from ledger.judge.support_rules import figures_stated_otherwise
 from ledger.text.figure_context import is_row_sentence
 from ledger.text.quantities import compare_quantities, extract_quantities
-from ledger.text.terms import key_terms, unstated_tail
+from ledger.text.terms import key_terms, signed_change, unstated_tail
 
 NLI_LABELS = ("contradiction", "entailment", "neutral")
 MODEL_ENTAILED = "the model finds it entailed"  # how a reason starts when the model alone found the support
@@ -66,7 +66,7 @@ def label_indices(id2label: Mapping[Any, str]) -> dict[str, int]:
 
 def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThresholds | None = None,
             figures_reworded: bool = True, added: tuple[str, ...] = (),
-            stated_otherwise: bool = False, tabular: bool = False) -> SupportCheck:
+            stated_otherwise: bool = False, tabular: bool = False, direction_agrees: bool = False) -> SupportCheck:
     """The support after the model's say on the local check's quote. Pure.
 
     - a local contradiction from figures, dates, negation or a swapped name stands, and so does a quote that states
@@ -85,7 +85,9 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
       an appended reason or detail, where a paraphrase's other words are spread through the claim;
     - an entailment (>= `entailment`) turns partial support into full;
     - a quote the rules found no support in (at least `related` similar) is partial support when the model finds
-      it entailed (>= `rescue`) and a contradiction when it finds it contradicted (>= `refute`): the rules see
+      it entailed (>= `rescue`) and a contradiction when it finds it contradicted (>= `refute`), unless the quote
+      gives the claim's change as a signed share going the claim's way ("−28%" for "fell by 28%", which the model
+      reads as a contradiction: `direction_agrees`): the rules see
       figures and words, the model reads paraphrase, implication, antonyms and roles (a quote that lacks an amount
       of the claim is not read at all: `worth_reading`).
     """
@@ -114,7 +116,7 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     if local.support == "none" and local.quote and local.rule != "error" and local.similarity >= t.related:
         if entail >= t.rescue and entail >= contra:
             return replace(local, support="partial", rule="nli", reason=f"{MODEL_ENTAILED} ({said})")
-        if contra >= t.refute:
+        if contra >= t.refute and not direction_agrees:
             return replace(local, support="contradicted", rule="nli",
                            reason=f"the model reads a contradiction ({said})")
     return replace(local, reason=f"{local.reason} ({said})")
@@ -241,7 +243,8 @@ class CrossEncoderSupportChecker:
             reworded = local[i].rule == "full_figures" and figures_reworded(claim, local[i].quote)
             otherwise = reworded and figures_stated_otherwise(claim, local[i].quote)
             out[i] = combine(local[i], p, self.thresholds, reworded, unstated_tail(claim, local[i].quote),
-                             otherwise, is_row_sentence(local[i].quote))
+                             otherwise, is_row_sentence(local[i].quote),
+                             (signed := signed_change(claim, local[i].quote)) is not None and signed[0])
         # (not support dropped for the words a claim adds at its end, "added": the quote alone lacks them just the same)
         # ... and with its document's title before it: a claim names what the document is about ("Each Parcelwise
         # API key may make 600 requests per minute." of "Each key may …" in the Parcelwise API's reference)

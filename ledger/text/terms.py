@@ -354,7 +354,31 @@ def opposite_direction(claim: str, quote: str) -> tuple[str, str] | None:
         answered = [s for w, s in theirs if w in other]
         if said and answered and not any(w in other for w, _ in ours) and not any(w in one for w, _ in theirs):
             return said[0], answered[0]
+    signed = signed_change(claim, quote)
+    if signed is not None and not signed[0] and not any(w in rules.up | rules.down for w, _ in theirs):
+        return signed[1], signed[2]
     return None
+
+
+def signed_change(claim: str, quote: str) -> tuple[bool, str, str] | None:
+    """(agrees, claim's word, quote's figure) when the quote gives a change of the claim's as a signed share
+    ("Change: −28%" for "fell by 28%": it agrees; for "rose by 28%" it goes the other way) and the claim names its
+    direction one way only. Pure."""
+    rules = _rules()
+    ours = _canonical_tokens(claim)
+    shares = {m.group(1).replace(",", "") for m in _SHARE.finditer(claim)}
+    for m in _SIGNED_SHARE.finditer(quote):
+        if m.group(2).replace(",", "") not in shares:
+            continue
+        up = [s for w, s in ours if w in rules.up]
+        down = [s for w, s in ours if w in rules.down]
+        if bool(up) != bool(down):
+            return (m.group(1) == "+") == bool(up), (up or down)[0], m.group(0).strip()
+    return None
+
+
+_SHARE = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s?%")
+_SIGNED_SHARE = re.compile(r"(?:^|(?<=[\s(:;]))([+−–-])\s?(\d[\d,]*(?:\.\d+)?)\s?%")
 
 
 def crossed_slots(claim: str, quote: str) -> tuple[tuple[str, str], ...]:

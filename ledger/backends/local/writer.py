@@ -56,6 +56,7 @@ from ledger.backends.local.units import Unit, evidence_units, figure_conflict, s
 from ledger.core.settings import RevisionSettings
 from ledger.core.types import Chunk
 from ledger.judge.claims import content_stems
+from ledger.judge.flags import flagged_rows
 from ledger.judge.superlatives import extreme, extreme_row
 from ledger.judge.word_relations import (
     bundled_wordnet,
@@ -186,6 +187,10 @@ class LocalWriter:
                            else scores)
             answers.append(self._answers(part, part_scores, units, (sims, relevance(vec, sims)), unknown, outside,
                                          coded))
+        if flagged := _flagged_row_units(question, units):
+            # "Which dishes contain nuts?" over a yes/no column: the rows it marks
+            return WrittenAnswer(" ".join(cite(u.text, [u.chunk.hash]) for u in flagged), answered=True,
+                                 units=flagged, scores=[scores[units.index(u)] for u in flagged])
         if (ranked := _extreme_row_unit(question, units, answers)) is not None:
             # "Which plan is the cheapest?" over a table: its row at that end, unless a sentence says it in words
             return WrittenAnswer(cite(ranked.text, [ranked.chunk.hash]), answered=True, units=[ranked],
@@ -552,6 +557,15 @@ def _holder(role_unit: Unit, question: str, units: list[Unit], taken: set[int]) 
                 and any(stems <= unit.stems for stems in roles) and _names_someone(question, unit) == "name"):
             return j
     return None
+
+
+def _flagged_row_units(question: str, units: list[Unit]) -> list[Unit]:
+    """The units of the table rows a yes/no column the question names marks as it asks (`ledger.judge.flags`), at
+    most MAX_SENTENCES; [] when there are none or one of them is not among the units."""
+    found = flagged_rows(question, list({u.chunk.hash: u.chunk for u in units}.values()))
+    picked = [next((u for u in units if u.chunk.hash == chunk.hash and u.text == row_sentence(row)), None)
+              for chunk, row in found[:MAX_SENTENCES]]
+    return [u for u in picked if u is not None] if found and all(picked) else []
 
 
 def _extreme_row_unit(question: str, units: list[Unit], answers: list[list[tuple[float, int]]]) -> Unit | None:

@@ -403,6 +403,14 @@ def test_support_the_model_drops_is_read_again_under_the_document_title() -> Non
     assert dropped.support == "none"
 
 
+def test_the_model_does_not_refute_a_change_a_signed_share_gives_the_claim_s_way() -> None:
+    row = "Visits (2025: 800; 2026: 704; Change: −12%)."
+    unsupported = SupportCheck("none", row, 0.66, "related evidence", "none", 0, len(row))
+    read = {"entailment": 0.03, "contradiction": 0.92, "neutral": 0.05}
+    assert combine(unsupported, read, direction_agrees=True).support == "none"
+    assert combine(unsupported, read).support == "contradicted"
+
+
 def test_the_model_does_not_overrule_a_figure_the_rules_matched_in_another_form() -> None:
     figures = local("full", "full_figures", quote="20% of the site will be retained as woodland.")
     read = {"entailment": 0.05, "contradiction": 0.87}

@@ -245,6 +245,11 @@ def test_an_exception_made_with_unless_is_the_one_a_negation_names(plain: str, n
         ("Fees will be higher.", "Fees fell in May but were raised again in June.", None),
         # "more" and "less" qualify far more often than they compare
         ("More than 20 staff attended.", "Attendance fell to 25 staff.", None),
+        # a signed share of the claim's figure goes its sign's way
+        ("Visits rose by 12%.", "Visits (2025: 800; 2026: 704; Change: −12%).", ("rose", "−12%")),
+        ("Visits fell by 12%.", "Visits (2025: 800; 2026: 704; Change: −12%).", None),
+        ("Visits fell by 12%.", "Visits (2025: 704; 2026: 800; Change: +12%).", ("fell", "+12%")),
+        ("Visits fell by 9%.", "Visits (2025: 704; 2026: 800; Change: +12%).", None),  # another figure
     ],
 )
 def test_a_move_one_way_against_a_move_the_other_way(claim: str, quote: str, turned: tuple[str, str] | None) -> None:

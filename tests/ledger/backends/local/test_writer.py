@@ -977,3 +977,11 @@ def test_a_document_s_first_line_is_its_heading_figures_and_all() -> None:
                         "Dragonflies", None, "d", 1, 0)  # a file title other than its first line
     assert [(u.text, u.section) for u in evidence_units([report])] == [
         ("Recorders counted 14 species on 3 July 2026.", "Kettleby Reservoir dragonfly count 2026")]
+
+
+def test_which_over_a_yes_no_column_quotes_every_row_it_marks(embedder) -> None:  # type: ignore[no-untyped-def]
+    plans = make_chunk("# Broadband plans\n\n| Plan | Static IP | Phone line | Monthly |\n|---|---|---|---|\n"
+                       "| Home | No | Yes | £28 |\n| Home Plus | Yes | Yes | £34 |\n| Studio | Yes | No | £45 |",
+                       "Broadband plans", None, "p", 1, 0)
+    answer = answer_to(embedder, "Which plans include a static IP?", [plans])
+    assert answer.answered and "£34" in answer.text and "£45" in answer.text and "£28" not in answer.text
