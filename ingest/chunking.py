@@ -191,8 +191,11 @@ def section_above(text: str, start: int, piece: str, headings: Headings | None =
     comes with the Markdown headings above it (not the document's title, level 1); bullets are no headings. A line
     the chunk starts inside is the chunk's own text. Pass the document's `headings` when asking for many chunks of
     it. Pure."""
-    first = next((line for line in piece.splitlines() if line.strip()), "")
-    if not first or is_heading(first):
+    lines = [line for line in piece.splitlines() if line.strip()]
+    first = lines[0] if lines else ""
+    # (a line the next one goes on from in lower case is a sentence wrapped by a PDF, not a heading: "The absence of
+    # swans this winter" above "follows a decline …")
+    if not first or (is_heading(first) and not (len(lines) > 1 and lines[1].lstrip()[:1].islower())):
         return ""
     found = headings if headings is not None else document_headings(text)
     k = bisect_right(found.ends, start) - 1  # the last heading line that ends before the chunk starts

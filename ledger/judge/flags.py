@@ -5,7 +5,8 @@ parsed table rows.
 A column is a flag when every row's cell is a yes or a no (questions.toml `flag_yes`, `flag_no`: "Yes", "✓", "No",
 "—"); a "which" question asks about it when it names every content word of its header. The rows marked yes answer
 it; a question that asks for what is without it ("Which dishes are free of nuts?", "… do not contain nuts?") is
-answered by the rows marked no. Which column a question means is left to the words it shares with the header.
+answered by the rows marked no, and one that names a row asks about that row. Which column a question means is left
+to the words it shares with the header.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ def flagged_rows(question: str, chunks: list[Chunk]) -> list[tuple[Chunk, TableR
                 if row not in [r for _, r in rows]:
                     rows.append((chunk, row))
     for (_, header), rows in tables.items():
+        if any((label := set(content_stems(row.cells[0]))) and label <= wanted for _, row in rows):
+            continue  # a question that names a row asks about that row ("What fish is in the fish pie?")
         for j in range(1, len(header)):
             named = set(content_stems(header[j]))
             cells = [row.cells[j].strip().lower().rstrip(".") for _, row in rows]

@@ -61,6 +61,13 @@ def test_the_section_is_the_nearest_heading_or_lead_in_line_never_a_bullet() -> 
     assert section_above(text, text.index("4. Library"), "4. Library roof\n\nThe roof leaks.") == ""
 
 
+def test_a_chunk_opening_inside_a_wrapped_sentence_is_under_the_heading_above() -> None:
+    text = ("Heron count 2026\n\nVolunteers counted 40 herons.\nThe loss of reed beds along the\nriver "
+            "worries the wardens.")
+    start = text.index("The loss")
+    assert section_above(text, start, text[start:]) == "Heron count 2026"  # a wrapped line opens it, no heading
+
+
 def test_a_list_item_ending_in_a_semicolon_or_comma_is_no_heading() -> None:
     assert is_heading("4.1 From the start date, the Tenants are responsible for paying:")
     assert is_heading("Roof repairs")

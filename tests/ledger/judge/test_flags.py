@@ -22,6 +22,7 @@ MENU = make_chunk("# Bakery allergens\n\n| Item | Sesame | Soya | Price |\n|---|
         ("Which item is the cheapest?", []),  # no yes/no column named: a superlative's business
         ("Does the brioche contain soya?", []),  # not a "which" question: the row answers it as any sentence does
         ("Which items contain celery?", []),  # no such column
+        ("What sesame is on the seeded loaf?", []),  # a question naming a row asks about that row
     ],
 )
 def test_a_which_question_on_a_yes_no_column_is_answered_by_the_rows_it_marks(question: str,
