@@ -588,14 +588,17 @@ def _shared_unit(q: Quantity, e: Quantity) -> frozenset[str]:
 
 
 def _anchored(q: Quantity, e: Quantity, anchor: int) -> bool:
-    """Whether two figures are about the same thing: two shared context terms (fewer if there are fewer), a label,
-    or the same name ("Level 2"); bare figures with no words around them are taken to be about the same thing."""
+    """Whether two figures are about the same thing: two shared context terms (fewer if there are fewer), a label
+    (and one of them, or its table row's), or the same name ("Level 2"); bare figures with no words around them are
+    taken to be about the same thing."""
     if q.identifier or not (q.about or e.about):
         return True
     if _other_field(q, e) or _other_row(q, e):
         return False
     ours, theirs = _about(q), _about(e)
-    return bool(ours and theirs) and (anchor >= min(2, len(ours), len(theirs)) or (anchor >= 1 and e.labelled))
+    # a table cell's field is about its row too: "Frequency: Twice daily" in the apixaban row is apixaban's
+    return bool(ours and theirs) and (anchor >= min(2, len(ours), len(theirs))
+                                      or (e.labelled and (anchor >= 1 or bool(ours & e.row))))
 
 
 def _other_field(q: Quantity, e: Quantity) -> bool:

@@ -700,6 +700,12 @@ def test_a_figure_in_a_table_is_for_the_month_of_its_column(claim: str, expected
     assert statuses(claim, "Otters (March 2025: 41; March 2026: 57).") == expected
 
 
+def test_a_table_cell_s_field_is_about_its_row() -> None:
+    row = "Metformin (Dose: 500 mg; Frequency: Twice daily; Notes: with food)."
+    assert statuses("Metformin is taken once daily.", row) == ["conflict"]
+    assert statuses("Metformin is taken twice daily.", row) == ["matched"]
+
+
 def test_a_duration_the_evidence_states_is_not_worked_out_from_its_dates() -> None:
     evidence = "The course runs for five days, from Monday 8 June to Friday 12 June 2026."
     assert statuses("The course runs for four days.", evidence) == ["conflict"]  # not 12 June − 8 June
