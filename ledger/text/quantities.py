@@ -732,29 +732,29 @@ def for_its_year(m: QuantityMatch, claims: Sequence[Quantity], evidence: Sequenc
     if (m.status != "matched" or e is None or not e.row or m.claim.kind in ("date", "weekday")
             or m.claim.value != e.value):
         return m  # only the claim's own figure, as written, found in another year's column
-    theirs, ours = _column_year(e, evidence), _nearest_year(m.claim, claims)
+    theirs, ours = _column_period(e, evidence), _nearest_period(m.claim, claims)
     if theirs is None or ours is None or theirs == ours:
         return m
     rival = next((r for r in evidence if r.row == e.row and r.kind == e.kind and r.unit == e.unit
-                  and _column_year(r, evidence) == ours), None)
+                  and _column_period(r, evidence) == ours), None)
     return m if rival is None else QuantityMatch(m.claim, "conflict", rival, m.anchor)
 
 
-def _year_only(q: Quantity) -> tuple[int | None, ...] | None:
+def _period_parts(q: Quantity) -> tuple[int | None, ...] | None:
     """A date that names a period, not a day ("2024", "January 2026"), as its parts; None for a day or a span."""
     return q.parts if q.kind == "date" and q.parts[0] and q.parts[3] is None and q.upper is None else None
 
 
-def _column_year(e: Quantity, evidence: Sequence[Quantity]) -> tuple[int | None, ...] | None:
-    """The year (or month) a table cell's figure is given for: the one that labels it ("2024: £398,100")."""
-    return next((year for d in evidence if (year := _year_only(d)) and 0 <= e.start - d.end <= 3), None)
+def _column_period(e: Quantity, evidence: Sequence[Quantity]) -> tuple[int | None, ...] | None:
+    """The period (a year or a month) a table cell's figure is given for: the one that labels it ("2024: £398,100")."""
+    return next((period for d in evidence if (period := _period_parts(d)) and 0 <= e.start - d.end <= 3), None)
 
 
-def _nearest_year(q: Quantity, claims: Sequence[Quantity]) -> tuple[int | None, ...] | None:
-    """The year a claim gives a figure for: the year-only date nearest to it, of two as near the one after it ("from
+def _nearest_period(q: Quantity, claims: Sequence[Quantity]) -> tuple[int | None, ...] | None:
+    """The period a claim gives a figure for: the year or month nearest to it, of two as near the one after it ("from
     £398,100 in 2024 to £412,300 in 2025")."""
-    gaps = [(max(d.start - q.end, q.start - d.end), d.start < q.start, year)
-            for d in claims if (year := _year_only(d))]
+    gaps = [(max(d.start - q.end, q.start - d.end), d.start < q.start, period)
+            for d in claims if (period := _period_parts(d))]
     return min(gaps, key=lambda gap: gap[:2])[2] if gaps else None
 
 

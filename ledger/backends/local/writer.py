@@ -166,8 +166,9 @@ class LocalWriter:
         figures = extract_quantities(_COMPARATIVES.sub(_plain_comparative, question))
         weights = _focus_weights(whole.focus, units)
         codes = [t for t in named_terms(question) if any(c.isdigit() for c in t)] + designations(question)
+        siblings = [code_shape(c) for c in codes]
         # a long sentence scores by its closest clause when that is closer ("…," said Cllr Lee, cabinet member for …)
-        scores = self._scores(whole, figures, relevance(q_vec, similar(q_vec)), units, weights, codes)
+        scores = self._scores(whole, figures, relevance(q_vec, similar(q_vec)), units, weights, (codes, siblings))
         # a passage whose limits leave out the question's own case ("grants under £5,000" for a £8,000 grant) when
         # another's hold it ("grants of £5,000 or more"); alone, it answers ("Can I claim £30?": "up to £25")
         within = [_within_bounds(figures, u.quantities) for u in units]
@@ -178,13 +179,12 @@ class LocalWriter:
                 whole.focus, u.stems | u.context_stems)}
             outside |= frozenset(range(len(units))) - reasons if reasons else frozenset()
         # a unit naming the code asked about, or under a heading that does ("3.4.1 — 12 May › Fixed"), is about it
-        siblings = [code_shape(c) for c in codes]
         coded = frozenset(i for i, u in enumerate(units) if _about_code(u, codes, siblings))
         answers: list[list[tuple[float, int]]] = []
         for part, vec in zip(parts, part_vecs, strict=True):
             sims = similar(vec)
-            part_scores = (self._scores(part, figures, relevance(vec, sims), units, weights, codes) if len(parts) > 1
-                           else scores)
+            part_scores = (self._scores(part, figures, relevance(vec, sims), units, weights, (codes, siblings))
+                           if len(parts) > 1 else scores)
             answers.append(self._answers(part, part_scores, units, (sims, relevance(vec, sims)), unknown, outside,
                                          coded))
         if flagged := _flagged_row_units(question, units):
@@ -246,11 +246,11 @@ class LocalWriter:
     @staticmethod
     def _scores(
         part: QuestionPart, figures: list[Quantity], sims: np.ndarray, units: list[Unit],
-        weights: dict[str, float], codes: list[str] | None = None,
+        weights: dict[str, float], coding: tuple[list[str], list[re.Pattern[str]]] = ([], []),
     ) -> list[float]:
         """Similarity + focus-word share + a bonus for a wanted figure, ± agreement with the question's own figures
-        and codes."""
-        siblings = [code_shape(c) for c in codes or []]
+        and codes (the codes asked about, with the shapes of their siblings)."""
+        codes, siblings = coding
         why = asks_reason(part.text)
         out = []
         for unit, sim in zip(units, sims, strict=True):
