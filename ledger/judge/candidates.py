@@ -133,10 +133,16 @@ QUESTION_SENTENCES = 3  # sentences of a chunk under the relevance bar read for 
 def sentences_to_read(question: str, chunk: Chunk) -> list[str]:
     """The sentences of a chunk that share most with a question, for retrieval to embed when the whole chunk
     scores under the relevance bar (`ingest.retrieval.Retriever.retrieve`); only sentences that share a content
-    word with it (none, for a chunk that shares none: embedding costs a pass of the encoder each)."""
+    word with it (none, for a chunk that shares none: embedding costs a pass of the encoder each). A sentence that
+    leaves to its document's title some words of the question it does not use itself is read after the title too
+    ("Brightwater Foods plc — Q3 Trading Update: Chief executive Hannah Corrie said: …" for "Who is the chief
+    executive of Brightwater Foods?"); retrieval keeps whichever reading is closer."""
     wanted = content_stems(question)
     sharing = [s for s in chunk_sentences(chunk) if content_stems(s) & wanted]
-    return likely_sentences(question, sharing, QUESTION_SENTENCES)
+    read = likely_sentences(question, sharing, QUESTION_SENTENCES)
+    title = (chunk.title or "").strip()
+    titled = frozenset(content_stems(title)) & wanted
+    return read + [f"{title}: {s}" for s in read if titled - frozenset(content_stems(s))]
 
 
 def _normalised(vector: np.ndarray) -> np.ndarray:

@@ -21,6 +21,7 @@ from ledger.judge.support import SAYS_MORE, UNCHECKED
 from ledger.judge.support_rules import COMPUTED, DEFAULT_THRESHOLDS, FIGURES_AGREE, REWORDED, several_agree
 from ledger.judge.verdicts import age_description, confidence, is_outdated, resolve, verdict_for
 from ledger.text.alignment import states_verbatim
+from ledger.text.figure_context import names_row
 
 T = TypeVar("T")
 INFERENCE_SIMILARITY = 0.7  # below this the quote only implies the claim: confidence takes the §5.2 penalty
@@ -51,6 +52,9 @@ def keep_semantic(match: EvidenceMatch, threshold: float, confirm: float = 1.0, 
         return True  # a figure in another form ("two fifths" for "41%") lowers the cosine as a changed one does
     if match.support == "full" and several_agree(match.reason):
         return True  # two figures of the claim where its words are ("12% ..., down from 15%"): no coincidence
+    if match.support == "full" and FIGURES_AGREE in match.reason and bool(claim) and names_row(claim, match.quote):
+        return True  # the claim's figure in the table row it names ("An adult ticket costs £14.50": "Adult (Price:
+        # £14.50)."), which a short row's cosine is too low to show
     return match.support == "full" and bool(claim) and states_verbatim(claim, match.quote)
 
 

@@ -21,7 +21,7 @@ from ledger.judge.support import SAYS_MORE, SupportCheck, SupportChecker
 from ledger.judge.support_rules import figures_stated_otherwise
 from ledger.text.figure_context import is_row_sentence
 from ledger.text.quantities import compare_quantities, extract_quantities
-from ledger.text.terms import key_terms, signed_change, unstated_tail
+from ledger.text.terms import key_terms, same_direction, signed_change, unstated_tail
 
 NLI_LABELS = ("contradiction", "entailment", "neutral")
 MODEL_ENTAILED = "the model finds it entailed"  # how a reason starts when the model alone found the support
@@ -66,7 +66,8 @@ def label_indices(id2label: Mapping[Any, str]) -> dict[str, int]:
 
 def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThresholds | None = None,
             figures_reworded: bool = True, added: tuple[str, ...] = (),
-            stated_otherwise: bool = False, tabular: bool = False, direction_agrees: bool = False) -> SupportCheck:
+            stated_otherwise: bool = False, tabular: bool = False, direction_agrees: bool = False,
+            change_agrees: bool = False) -> SupportCheck:
     """The support after the model's say on the local check's quote. Pure.
 
     - a local contradiction from figures, dates, negation or a swapped name stands, and so does a quote that states
@@ -75,7 +76,8 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
       except where both sides deny the statement ("banned" against "not permitted": `SupportCheck.negated`) or the
       rules matched a figure the quote gives as another number or unit ("20%" for "a fifth": `stated_otherwise`), or
       matched every figure in the cells of a table row, which the model reads as prose ("Surplus (2025: £64,100;
-      2024: £72,300)": `tabular`);
+      2024: £72,300)": `tabular`), or matched every figure of a change the quote says goes the claim's way ("Net
+      debt fell to £118 million" of "£118 million, down from £131 million" beside other changes: `change_agrees`);
     - support the model reads as neutral (>= `unstated`) and hardly entailed (< UNSTATED_ENTAILMENT) is dropped: the
       claim adds a cause, a condition or a detail the quote does not give ("..., because it can affect the baby's
       heart"), which the rules' word overlap cannot see; not when a figure the rules matched is written otherwise
@@ -98,7 +100,7 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     if (local.support == "contradicted" and local.rule in _LOCAL_DECISIVE) or local.rule in _UNREAD:
         return local
     if (local.support in ("full", "partial") and contra >= t.contradiction and not local.negated
-            and not (local.rule == "full_figures" and (stated_otherwise or tabular))):
+            and not (local.rule == "full_figures" and (stated_otherwise or tabular or change_agrees))):
         # (not where both sides deny it, "banned" against "not permitted", nor where the quote gives a figure the
         # rules matched as another number or unit, "20%" for "a fifth": the model reads either as a contradiction)
         return replace(local, support="contradicted", rule="nli", reason=f"the model reads a contradiction ({said})")
@@ -244,7 +246,8 @@ class CrossEncoderSupportChecker:
             otherwise = reworded and figures_stated_otherwise(claim, local[i].quote)
             out[i] = combine(local[i], p, self.thresholds, reworded, unstated_tail(claim, local[i].quote),
                              otherwise, is_row_sentence(local[i].quote),
-                             (signed := signed_change(claim, local[i].quote)) is not None and signed[0])
+                             (signed := signed_change(claim, local[i].quote)) is not None and signed[0],
+                             same_direction(claim, local[i].quote))
         # (not support dropped for the words a claim adds at its end, "added": the quote alone lacks them just the same)
         # ... and with its document's title before it: a claim names what the document is about ("Each Parcelwise
         # API key may make 600 requests per minute." of "Each key may …" in the Parcelwise API's reference)

@@ -368,11 +368,17 @@ class LocalSupportChecker:
         sentences (or clauses), when that one denies the claim: "Lessons may be cancelled when snow closes the
         roads. ...; the tutor may postpone a lesson but cannot cancel it." against "The tutor can cancel a lesson"
         reads as support from its first sentence. None when no other piece about the claim denies what the claim
-        says (the word its negation denies first is one of the claim's)."""
+        says (the word its negation denies first is one of the claim's, and it states a figure of the claim when the
+        piece read does)."""
         pieces = [p for s, _, _ in split_sentences(quote) for p in [s, *(part[0] for part in _parts(s))]]
+        figures = extract_quantities(claim)
+        stated = figures and compare_quantities(figures, extract_quantities(read)).matched
         for piece in pieces:
             if piece == read or coverage(claim_terms, key_terms(piece))[0] < DENIAL_COVERAGE:
                 continue
+            if stated and not compare_quantities(figures, extract_quantities(piece)).matched:
+                continue  # none of the claim's figures, beside a piece that states them: it denies something else
+                # ("Do not use the pump for salt water." beside "… through an RCD of no more than 30 mA.")
             if not polarity(piece, claim_terms)[1]:
                 continue  # its negation denies something the claim does not say ("Trade waste is not accepted")
             f = features(claim, quote, similarity, piece, context, (), self._nested, passage)

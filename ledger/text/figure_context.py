@@ -34,6 +34,16 @@ def is_row_sentence(text: str) -> bool:
     return bool(_ROW.match(text)) and text.endswith((")", ").")) and "\n" not in text
 
 
+def names_row(claim: str, quote: str) -> bool:
+    """Whether a quote ends in one table row whose name (its first cell, before the bracket) the claim names in full:
+    "An adult ticket costs £14.50." of "Tickets … Adult (Price: £14.50).". Pure."""
+    row = re.split(r"\s…\s|\n", quote.strip())[-1]
+    if not is_row_sentence(row):
+        return False
+    name = set(key_terms(row.split(" (", 1)[0]))
+    return bool(name) and name <= set(key_terms(claim))
+
+
 def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
     """Give each figure the key terms that describe it, and join ranges ("$100.01 to $2,000")."""
     text = _WRAPPED.sub(" ", text)  # same length: offsets still hold

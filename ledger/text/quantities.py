@@ -310,9 +310,12 @@ def _classify(
             break
         business, k = business or word in BUSINESS, k + 1
     # Times of day: "5 pm", "5:30 p.m.", "17:00".
-    if nxt in ("am", "pm", "a", "p") or (nxt == ":" and j + 1 < len(tokens) and tokens[j + 1][0].isdecimal()):
+    # ("Ward 4: 12", a table cell under the column "Ward 4", is no 4:12: a clock's colon has no space around it)
+    clock = (nxt == ":" and j + 1 < len(tokens) and tokens[j + 1][0].isdecimal()
+             and tokens[i][2] == tokens[j][1] and tokens[j][2] == tokens[j + 1][1])
+    if nxt in ("am", "pm", "a", "p") or clock:
         minutes = value * 60
-        if nxt == ":":
+        if clock:
             minutes += float(tokens[j + 1][0])
             j += 2
             end = tokens[j - 1][2]
@@ -323,7 +326,7 @@ def _classify(
             end += len(marker.group(0))
             while j < len(tokens) and tokens[j][1] < end:
                 j += 1
-        if marker or nxt == ":":
+        if marker or clock:
             return _make("time", minutes, text, start, end), j
     if _code_suffix(tokens, i):  # "SEV-1", "COVID-19", "LVL-58213": the digits finish a code's name
         return _make("number", value, text, tokens[i - 2][1], tokens[j - 1][2], context=frozenset({stem(prev2)}),
@@ -658,7 +661,10 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             equal = [e for e in peers if status[e] == "matched"]
             vague = [e for e in peers if status[e] == "absent"]
         else:
-            equal = [e for e in peers if _equal(q, e) or groups.get(e)]
+            # (a figure inside the claim's bound but not its value is its match only when about the same thing: "a
+            # day ahead" holds no "up to six months" of freezing)
+            equal = [e for e in peers if (_equal(q, e) and (not _bound_holds(q, e) or _equal(replace(q, bound=""), e)
+                                                             or _anchored(q, e, anchor(e)))) or groups.get(e)]
             # an exact share on the side of half that the evidence names in words ("62%" and "most of") is neither
             # stated nor ruled out; a limit the evidence gives in figures ("at least $5 million") is the claim's rival
             vague = [e for e in peers if e not in equal and _inside_limit(q, e)]

@@ -360,6 +360,19 @@ def opposite_direction(claim: str, quote: str) -> tuple[str, str] | None:
     return None
 
 
+def same_direction(claim: str, quote: str) -> bool:
+    """Whether the claim speaks of a move one way only and the quote that way only, in words or as a signed share:
+    "Net debt fell to £118 million" and "£118 million, down from £131 million". Pure."""
+    rules = _rules()
+    ours, theirs = _canonical_tokens(claim), _canonical_tokens(quote)
+    for one, other in ((rules.up, rules.down), (rules.down, rules.up)):
+        if (any(w in one for w, _ in ours) and any(w in one for w, _ in theirs)
+                and not any(w in other for w, _ in ours) and not any(w in other for w, _ in theirs)):
+            return True
+    signed = signed_change(claim, quote)
+    return signed is not None and signed[0]
+
+
 def signed_change(claim: str, quote: str) -> tuple[bool, str, str] | None:
     """(agrees, claim's word, quote's figure) when the quote gives a change of the claim's as a signed share
     ("Change: −28%" for "fell by 28%": it agrees; for "rose by 28%" it goes the other way) and the claim names its

@@ -166,3 +166,28 @@ def test_a_keyword_hit_sharing_one_common_word_with_the_question_does_not_push_t
     assert fuse(similarity, keyword)[0] == "museum"
     assert fuse(similarity, keyword, matched={"museum": 0.25})[0] == "answer"  # one word of four
     assert fuse(similarity, keyword, matched={"museum": 1.0})[0] == "museum"  # every word: still a keyword match
+
+
+def test_a_sentence_that_leaves_its_subject_to_the_title_is_read_with_the_title(  # type: ignore[no-untyped-def]
+        settings: Settings, tmp_path: Path, embedder) -> None:
+    # A trading statement of two chunks: the second never names the company, and its one sentence on the question's
+    # other words ("Managing director Olu Bankole said: …") is far from the question on its own
+    retriever = _one_document(settings, tmp_path, embedder, (
+        "# Harrowgate Tiles plc — Half-Year Trading Statement\n\n"
+        "Revenue for the six months was £48.2 million, up 3% on last year. Floor tile sales grew 7% while wall tile "
+        "sales were flat. The gross margin narrowed to 31% because of higher gas prices at the kiln sites, and the "
+        "board expects it to recover in the second half as the new gas contract starts in September. Net cash at the "
+        "end of June was £6.1 million, after paying the final dividend of 3.1p per share. Export sales to Ireland and "
+        "the Netherlands rose 12% and now make up a fifth of floor tile revenue. The Leyburn showroom closed in April "
+        "and its staff moved to the Thirsk site, where the trade counter has been enlarged. Two new glazing lines "
+        "were installed at the Ripon works in May at a cost of £2.4 million, and both were running at full speed by "
+        "the end of June. Energy use per square metre of tile fell 9% compared with the same period last year.\n\n"
+        "## Outlook\n\n"
+        "Orders for the third quarter are 6% ahead of last year. The interim dividend will be 1.4p per share, paid on "
+        "2 October to shareholders on the register on 4 September. Managing director Olu Bankole said: \"Demand from "
+        "housebuilders picked up in May and our order book is the strongest it has been for two years.\" The full-year "
+        "results will be announced on 11 March.\n"
+    ))
+    question = "Who is the managing director of Harrowgate Tiles?"
+    found = retriever.retrieve(question, 3, min_relevance=0.3)
+    assert any("Olu Bankole" in hit.chunk.text for hit in found), [hit.chunk.text[:60] for hit in found]

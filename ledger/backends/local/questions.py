@@ -37,6 +37,7 @@ class _Words:
     plural_nouns: frozenset[str]
     measures: frozenset[str]  # units a figure is measured in: "how many days" is answered by any duration
     answer_kind: re.Pattern[str]  # "how late", "what share", "take place": words that say only what kind of answer
+    measured: re.Pattern[str]  # "how heavy", "how deep": a physical measure is asked for
 
 
 @cache
@@ -53,13 +54,16 @@ def _words() -> _Words:
             if kind == "actions":
                 actions |= stems
     nouns = phrase_pattern(lex.words("figures", "question_nouns"))
+    adjectives = phrase_pattern(lex.words("questions", "measure_adjectives"))
+    measured = re.compile(rf"\bhow\s+(?:{adjectives})\b", re.IGNORECASE)
     measures = " ".join((*lex.words("figures", "units"), *lex.words("figures", "currencies"),
                          *lex.words("figures", "markers"), "times"))
     return _Words(
         asking=asking,
         synonyms=synonyms,
         actions=frozenset(actions),
-        wants_figure=re.compile(_WANTS_FIGURE + rf"|\b(?:{nouns})\b", re.IGNORECASE),
+        wants_figure=re.compile(_WANTS_FIGURE + rf"|\b(?:{nouns})\b|{measured.pattern}", re.IGNORECASE),
+        measured=measured,
         plural_nouns=lex.word_set("questions", "plural_nouns"),
         measures=frozenset(content_stems(measures)),
         answer_kind=re.compile(rf"\bhow\s+(?:{phrase_pattern(lex.words('questions', 'degree'))})\b"
@@ -102,6 +106,7 @@ _KINDS_WANTED = (
     (re.compile(r"^\s*(?:what|which)\b.*\b(?:amount|fee|fees|cost|costs|price|budget|salary|spend|spending)\b", re.I),
      frozenset({"money", "percent", "number", "count"})),
 )
+_MEASURED_KINDS = frozenset({"measure", "count", "number"})  # "how heavy": "3.9 kg", "about 4 kilograms"
 # "How many reference letters are needed": the thing counted (a plural noun among the next words), which a count in
 # the answer must be a count of.
 _HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[a-z0-9-]+[\s,]*){1,4})", re.I)
@@ -222,7 +227,7 @@ def figure_kinds(question: str) -> frozenset[str]:
     for pattern, kinds in _KINDS_WANTED:
         if pattern.search(question):
             return kinds
-    return frozenset()
+    return _MEASURED_KINDS if _words().measured.search(question) else frozenset()
 
 
 def counted_stems(question: str, focus: frozenset[str]) -> frozenset[str]:
@@ -267,11 +272,13 @@ def designations(question: str) -> list[str]:
             if m.group(1).lower() not in calendar and m.group(1).lower() not in STOPWORDS]
 
 
-_WHY = re.compile(r"^\W*why\b|\bfor what reasons?\b|\bwhat (?:is|was|are|were) the reasons?\b", re.IGNORECASE)
+_WHY = re.compile(r"^\W*why\b|\bfor what reasons?\b|\bwhat (?:is|was|are|were) the (?:reasons?|(?:root )?causes?)\b"
+                  r"|^\W*what (?:caused|causes|has caused)\b", re.IGNORECASE)
 
 
 def asks_reason(question: str) -> bool:
-    """Whether a question asks why: "Why was the application refused?", "What was the reason for the delay?"."""
+    """Whether a question asks why: "Why was the application refused?", "What was the reason for the delay?", "What
+    caused the outage?"."""
     return bool(_WHY.search(question))
 
 

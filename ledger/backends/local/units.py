@@ -55,6 +55,7 @@ class Unit:
     section: str = ""  # the heading above it, if the chunk shows one
     lead: str = ""  # the earlier sentences of the field it continues ("Motion 2: to ban glass. Proposed by Ana Lee.")
     subject: str = ""  # whom its document is a record of, named by its first field ("Patient: Margaret Ellery")
+    masthead: str = ""  # its document's opening lines, the title and what is under it ("Minutes of the AGM held …")
 
     @property
     def order(self) -> tuple[str, int]:
@@ -73,8 +74,16 @@ class Unit:
 
     @cached_property
     def title_stems(self) -> frozenset[str]:
-        """Content stems of its document's title, and of whom the document is a record of."""
-        return _stems_of(self.chunk.title or "") | _stems_of(self.subject)
+        """Content stems of its document's title and opening lines, and of whom the document is a record of."""
+        return _stems_of(self.chunk.title or "") | _stems_of(self.masthead) | _stems_of(self.subject)
+
+    @cached_property
+    def names_subject(self) -> frozenset[str]:
+        """The content stems of whom its record is of, when it is the field that names them ("Property: Flat 3, 19
+        Linden Terrace"); empty for every other unit."""
+        if not self.subject or not self.is_label or self.text.split(":", 1)[1].strip().rstrip(".") != self.subject:
+            return frozenset()
+        return _stems_of(self.subject)
 
     @cached_property
     def title_initials(self) -> str:
@@ -357,17 +366,35 @@ def evidence_units(chunks: list[Chunk]) -> list[Unit]:
     """Every quotable unit of the chunks, in chunk order (overlapping chunks repeat units; the writer dedupes)."""
     units = [u for chunk in chunks for u in _chunk_units(chunk)]
     subjects = _subjects(units)
-    return [replace(u, subject=subjects[u.chunk.document_id]) if u.chunk.document_id in subjects else u
+    mastheads = {c.document_id: head for c in chunks if c.start_char == 0 and (head := _masthead(c.text))}
+    return [replace(u, subject=subjects.get(u.chunk.document_id, ""), masthead=mastheads.get(u.chunk.document_id, ""))
             for u in units]
+
+
+_MASTHEAD_LINES = 3  # a document's title and the lines under it that say what it is, before its first paragraph
+
+
+def _masthead(text: str) -> str:
+    """A document's opening lines before its first blank line, while none ends a sentence: its title and what it
+    is ("HOLLIN ROW RESIDENTS' ASSOCIATION" above "Minutes of the AGM held on 3 May 2026"; a PDF's title wrapped onto
+    a second line). Pure."""
+    lines = []
+    for line in text.lstrip().split("\n")[:_MASTHEAD_LINES]:
+        clean = _clean(line.lstrip("#>*_ "))
+        if not clean or _TERMINAL.search(clean):
+            break
+        lines.append(clean)
+    return " ".join(lines)
 
 
 _SUBJECT_LABEL_WORDS = 3  # a record's first field names its subject by a short label ("Patient", "Name of applicant")
 
 
 def _subjects(units: list[Unit]) -> dict[str, str]:
-    """Whom each document is a record of, when its opening is a block of fields and the first one names someone
-    ("Patient: Margaret Ellery" above "Admitted: 9 November 2026", "Consultant: …"): its other fields and sections
-    are about them, as they are about its title. Pure."""
+    """Whom or what each document is a record of, when its opening is a block of fields and the first one names
+    someone or something ("Patient: Margaret Ellery" above "Admitted: 9 November 2026", "Consultant: …"; "Property:
+    Flat 3, …" above "Landlord: …"): its other fields and sections are about them, as they are about its title.
+    Pure."""
     firsts: dict[str, list[Unit]] = {}
     for unit in units:
         if unit.chunk.start_char == 0:
@@ -379,7 +406,9 @@ def _subjects(units: list[Unit]) -> dict[str, str]:
             continue
         label, value = opening[0].text.split(":", 1)
         names = value.strip().rstrip(".")
-        if len(label.split()) <= _SUBJECT_LABEL_WORDS and names[:1].isupper() and not any(ch.isdigit() for ch in names):
+        # a name or a place ("Flat 3, 19 Linden Terrace"), not a date ("Issued: March 2026")
+        if (len(label.split()) <= _SUBJECT_LABEL_WORDS and names[:1].isupper()
+                and not any(q.kind == "date" for q in extract_quantities(names))):
             out[document] = names
     return out
 

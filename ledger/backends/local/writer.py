@@ -68,7 +68,7 @@ from ledger.judge.word_relations import (
 from ledger.text.lexicon import lexicon
 from ledger.text.measures import is_speed, measure_word, unit_size
 from ledger.text.quantities import Quantity, compare_quantities, extract_quantities, is_code
-from ledger.text.terms import is_negated
+from ledger.text.terms import is_negated, term_stem
 
 # Score = similarity + OVERLAP_WEIGHT × share of focus stems + FIGURE_BONUS when a wanted figure is present.
 OVERLAP_WEIGHT = 0.3
@@ -82,6 +82,7 @@ UNKNOWN_WORD_SIMILARITY = 0.75  # below this, a rare question word absent from a
 RARE_WORD_ZIPF = 4.7  # a word rarer than this in general English (wordfreq's Zipf scale) names a specific concept
 CONTEXT_SIMILARITY = 0.6  # below this, a question word absent from a unit's whole passage means "not this unit"
 COUNTED_WORDS = 4  # a count names what it counts within its first words ("3 missed payments")
+SENTENCE_WORDS = 4  # a unit's tail of this many words or more is a sentence of its own, not a value ("Closed")
 NEAR_DUPLICATE = 0.8  # Jaccard of content stems above which two units say the same thing
 OWN_TOPIC = 8  # words of a sentence that has a topic of its own, whatever the heading above it
 CODE_MATCH = 0.2  # a unit naming the code asked about ("CFF25-038") answers it; one naming a sibling code does not
@@ -340,6 +341,8 @@ class LocalWriter:
             if sim < bar and any(len(s) >= 4 and s not in reworded and not stem_covered(s, unit.context_stems)
                                  and (i not in coded or s in nouns) for s in part.focus):
                 continue
+            if part.focus & unit.names_subject and part.focus - unit.names_subject - unit.label_stems:
+                continue  # "Property: Flat 3, …" names what "the rent for Flat 3" is asked of; it is no answer
             if part.wants_person and _names_someone(part.text, unit) not in naming:
                 continue  # "who …" is answered by a name (or, failing any, a role)
             if on_topic and (not part.wants_figure or _states_figure(part, unit)) and _fits(part, unit):
@@ -353,7 +356,8 @@ class LocalWriter:
         for unit in units:
             clash = None
             for other in kept:
-                same = unit.key == other.key or _jaccard(unit.stems, other.stems) >= NEAR_DUPLICATE
+                same = (_same_sentence(unit.key, other.key)
+                        or _jaccard(unit.stems, other.stems) >= NEAR_DUPLICATE)
                 if same and not figure_conflict(unit.text, other.text):
                     clash = other
                     break
@@ -370,9 +374,9 @@ class LocalWriter:
 def _about_code(unit: Unit, codes: list[str], siblings: list[re.Pattern[str]]) -> bool | None:
     """Whether a unit is about a code the question asks about (True), about a sibling code (False), or neither
     (None): by the first such code it names, with the field it continues ("E4 - High temperature. Restart it."), or
-    else by the heading above it ("3.4.1 — 12 May › Fixed"). "Service C (Main work: Service B plus …)" is about
-    Service C."""
-    for text in (unit.said, unit.section):
+    else by the heading above it ("3.4.1 — 12 May › Fixed"), or else by what its record is of ("Property: Flat 3").
+    "Service C (Main work: Service B plus …)" is about Service C."""
+    for text in (unit.said, unit.section, unit.subject):  # the record's subject last ("Property: Flat 3, …")
         named = sorted((m.start(), mentions(m.group(0), codes)) for shape in siblings for m in shape.finditer(text))
         if named:
             return named[0][1]
@@ -397,11 +401,19 @@ def _coverage(part: QuestionPart, unit: Unit, reworded: frozenset[str]) -> tuple
     those its document's title (or the field it continues) leaves to it: "Refrigerant: R290" names what "What
     refrigerant does the heat pump use?" asks of the "Heat pump" manual, but "Chair: Helen Marsh" not what "Who is
     the treasurer of the rowing club?" asks of the rowing club's minutes."""
-    if _heading_asks(part, unit):
+    if _heading_asks(part, unit) or _gives_asked_reason(part, unit):
         return len(part.focus), len(part.focus)
     own = stems_cover(part.focus, unit.named_stems)
     titled = len(_named(part, unit) - reworded) - own
     return own + len(reworded), len(part.focus) - titled
+
+
+def _gives_asked_reason(part: QuestionPart, unit: Unit) -> bool:
+    """Whether a unit gives a reason for what a "why" part asks of its passage: a reason seldom restates what it
+    explains ("Why did the depot flood?": "A blocked drain … overflowed" under "Root cause" in "Flooding at the
+    depot")."""
+    return (asks_reason(part.text) and gives_reason(f"{unit.said} {unit.section}")
+            and stems_cover(part.focus, unit.stems | unit.context_stems) == len(part.focus))
 
 
 def _named(part: QuestionPart, unit: Unit) -> frozenset[str]:
@@ -623,11 +635,17 @@ def _counts_what_is_asked(part: QuestionPart, unit: Unit) -> bool:
                or _done_by(part.counted, counted, unit.text[:q.start])
                or _room_for(part.counted, unit.text[:q.start])
                or _object_of(part, unit.text[:q.start], unit.text[q.end:])
-               or (q.labelled and part.counted <= q.about)  # "Support tickets opened: 640"
+               or (q.labelled and _labelled_by(part.counted, counted, q.about))  # "Support tickets opened: 640"
                # a label on the question's other words counts who or what does them: "Attendance: 2,416" for "How
                # many people attended the match?"
                or (q.labelled and bool(q.about) and q.about <= part.focus - part.counted)
                for q in unit.quantities if q.kind in ("count", "number"))
+
+
+def _labelled_by(stems: frozenset[str], words: list[str], about: frozenset[str]) -> bool:
+    """Whether a labelled figure's label names what is counted. Its label words are key terms, which read some
+    nouns as what they also say ("Falls (Walking group: 9)" as a decrease): each counted word is there as either."""
+    return stems <= about or (bool(words) and all(content_stems(w) & about or term_stem(w) in about for w in words))
 
 
 # a verb right before a count, perhaps with a limit between them: "serves 4", "seats up to 40"
@@ -716,6 +734,13 @@ def _is_title(unit: Unit) -> bool:
 
 def _newer(a: Unit, b: Unit) -> bool:
     return a.chunk.doc_date is not None and (b.chunk.doc_date is None or a.chunk.doc_date > b.chunk.doc_date)
+
+
+def _same_sentence(a: str, b: str) -> bool:
+    """Whether two units' keys are one sentence, perhaps with its heading in front in one of them: a list item after
+    its heading in one chunk ("Timeline: 14:21 — Incident declared") and at the top of the next, overlapping one."""
+    short, long = sorted((a, b), key=len)
+    return a == b or (long.endswith(f" {short}") and len(short.split()) >= SENTENCE_WORDS)
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:

@@ -164,3 +164,55 @@ def test_a_figure_the_documents_work_out_to_is_supported_and_shows_the_working(e
     # an age in an age group: the group's rule applies to it, and the note says why; outside the group it does not
     assert child.verdict in ("supported", "weak") and "9 is under 12" in child.notes
     assert teenager.verdict == "not_found"
+
+
+@pytest.mark.model
+def test_drafts_judged_against_passages_a_user_would_check_them_by(embedder, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # each was wrong before: a change stated the claim's way among other changes read as a contradiction by the model,
+    # a "Do not …" sentence beside the one stating the claim's figure read as denying it, a bound held by an
+    # unrelated figure ("a day" within "up to six months"), and an irregular verb form kept apart from its verb
+    from ledger.core.settings import Settings
+    from ledger.judge.evaluation import EvalItem, judge_items
+    from ledger.loop.factory import build_support_checker
+
+    update = ["Highlights\nRevenue was £312 million, up 6.4% on the same quarter last year (Q3 2025: £293 million). "
+              "Like-for-like sales grew 4.1%. Operating profit was £27.5 million, compared with £24.0 million a year "
+              "earlier.\n\nThe frozen division grew fastest, with revenue up 11% to £96 million. Chilled revenue was "
+              "flat at £141 million. Bakery revenue fell 2% to £75 million after the closure of a site in June.\n\n"
+              "Net debt at the end of the quarter was £118 million, down from £131 million at 30 June 2026.\n\n"
+              "Outlook\nThe board now expects full-year revenue of between £1.22 billion and £1.25 billion, raised "
+              "from the previous range of £1.19 billion to £1.23 billion."]
+    pump = ["Do not use the pump for salt water, flammable liquids or water above 35 °C. The pump must be connected "
+            "through a residual current device (RCD) with a tripping current of no more than 30 mA."]
+    soup = ["Serves 6. Cooking time: 2 hours 30 minutes.\n\nThis stew is best made a day ahead: the spices mellow "
+            "overnight and the sauce thickens. It freezes well for up to three months."]
+    items = [EvalItem(id="debt", claim="Net debt fell to £118 million.", evidence=update, label="supported"),
+             EvalItem(id="rcd", claim="The pump must be used with an RCD of no more than 30 mA.", evidence=pump,
+                      label="supported"),
+             EvalItem(id="six", claim="The stew can be frozen for up to six months.", evidence=soup,
+                      label="contradicted"),
+             EvalItem(id="three", claim="The stew can be frozen for up to three months.", evidence=soup,
+                      label="supported")]
+    debt, rcd, six, three = judge_items(items, build_support_checker(Settings(home=tmp_path), embedder))
+    assert debt.verdict in ("supported", "weak"), debt.notes
+    assert rcd.verdict in ("supported", "weak"), rcd.notes
+    assert six.verdict not in ("supported", "weak"), six.notes
+    assert three.verdict in ("supported", "weak"), three.notes
+
+
+@pytest.mark.model
+def test_a_claim_s_figure_in_the_table_row_it_names_is_supported(embedder, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # a short row is far from the claim by cosine (0.68 here, under the bar); the row's name and figure are the claim's
+    from ledger.core.settings import Settings
+    from ledger.judge.evaluation import EvalItem, judge_items
+    from ledger.loop.factory import build_support_checker
+
+    prices = ["# Visiting the harbour museum\n\n## Opening hours\n\nTuesday to Friday (Museum: 10:00 to 17:00; Ship: "
+              "10:30 to 16:00).\n\nMonday (Museum: Closed; Ship: Closed).\n\nLast entry is 45 minutes before closing. "
+              "The museum is closed on 24, 25 and 26 December.\n\n## Tickets\n\nAdult (Price: £12.50).\n\n"
+              "Concession (over 65, student) (Price: £9.00).\n\nChild (5 to 16) (Price: £6.00)."]
+    items = [EvalItem(id="adult", claim="An adult ticket costs £12.50.", evidence=prices, label="supported"),
+             EvalItem(id="other", claim="An adult ticket costs £9.00.", evidence=prices, label="contradicted")]
+    adult, other = judge_items(items, build_support_checker(Settings(home=tmp_path), embedder))
+    assert adult.verdict in ("supported", "weak"), adult.notes
+    assert other.verdict not in ("supported", "weak"), other.notes

@@ -745,3 +745,10 @@ def test_what_a_number_counts_ends_with_its_line_when_a_new_one_starts() -> None
                                                              "part-time\nstaff.")}
     assert "71 kg" in counted  # not "71 kg SUPPORT Call"
     assert "staff" in counted["12 part-time\nstaff"]  # a soft wrap goes on
+
+
+def test_a_table_cell_under_a_numbered_column_is_no_time_of_day() -> None:
+    # "Ward 4: 12" renders the cell 12 under the column "Ward 4"; a clock's colon has no space after it
+    assert [(q.text, q.kind) for q in extract_quantities("Falls (Ward 4: 12; Ward 5: 8).") if q.value == 12] == [
+        ("12", "number")]
+    assert [q.kind for q in extract_quantities("The doors open at 9:05 and close at 17:30.")] == ["time", "time"]

@@ -14,6 +14,7 @@ from ledger.text.terms import (
     opposite_direction,
     overstated_quantifier,
     qualified_role,
+    same_direction,
     term_stem,
     unstated_tail,
 )
@@ -287,3 +288,11 @@ def test_the_person_in_the_claim_s_place_is_the_one_the_quote_names_under_its_he
     claim = "Rosa Lind will write to the council to ask for a crossing on Mill Road."
     quote = "## 4. Traffic on Mill Road … Sam Okoro will write to the council to ask for a crossing."
     assert find_swaps(claim, quote) == (("Rosa Lind", "Sam Okoro"),)  # not the heading's "Traffic"
+
+
+def test_a_change_said_the_same_way_on_both_sides_is_one_direction() -> None:
+    assert same_direction("Net debt fell to £118 million.", "Net debt was £118 million, down from £131 million.")
+    assert same_direction("Sales rose 4%.", "Like-for-like sales grew 4%.")
+    assert not same_direction("Net debt rose to £118 million.", "£118 million, down from £131 million.")
+    assert not same_direction("Net debt was £118 million.", "£118 million, down from £131 million.")  # no move
+    assert same_direction("Visits fell by 12%.", "Visits (2025: 800; 2026: 704; Change: −12%).")  # a signed share

@@ -188,6 +188,18 @@ def test_a_sentence_repeated_by_overlapping_chunks_is_written_once(embedder) -> 
 
 
 @pytest.mark.model
+def test_a_list_item_repeated_by_the_next_chunk_without_its_heading_is_written_once(embedder) -> None:  # type: ignore[no-untyped-def]
+    # one chunk ends in the list under its heading, the next (overlapping) opens with the list's last item
+    first = make_chunk("## Timeline of the evening (all times local)\n\n- 09:12 — Alarm raised by the night porter.\n"
+                       "- 09:20 — Fire brigade called; Ruth Amadi takes charge of the evacuation.",
+                       "Fire drill report", D2026, "drill", 0, 0)
+    second = make_chunk("- 09:20 — Fire brigade called; Ruth Amadi takes charge of the evacuation.\n"
+                        "- 09:41 — All clear given.", "Fire drill report", D2026, "drill", 1, 120)
+    answer = write(embedder, "Who took charge of the evacuation?", [first, second]).text
+    assert answer.count("Ruth Amadi takes charge") == 1, answer
+
+
+@pytest.mark.model
 def test_an_on_topic_question_the_documents_do_not_answer_says_what_is_missing(embedder) -> None:  # type: ignore[no-untyped-def]
     question = "What is the maximum daily cost for a rental car?"
     draft = write(embedder, question, EVIDENCE)
@@ -926,6 +938,17 @@ def test_a_record_s_fields_are_about_whom_its_first_field_names(embedder) -> Non
         assert answer.answered and said in answer.text and not_said not in answer.text, question
 
 
+def test_a_record_of_a_numbered_thing_answers_for_it(embedder) -> None:  # type: ignore[no-untyped-def]
+    # the code asked about ("Unit 7") is named only by the record's first field, not by the sentence that answers
+    lease = make_chunk("# Lease summary\n\nPremises: Unit 7, Mill Yard Estate\nTenant: Harbrook Joinery Ltd\n"
+                       "Term: 5 years from 1 March 2027\n\n## Rent\n\nThe annual rent is £18,400, payable quarterly "
+                       "in advance.\n\n## Service charge\n\nThe service charge is capped at £2,100 a year.",
+                       "Lease summary", None, "l", 1, 0)
+    assert {u.subject for u in evidence_units([lease])} == {"Unit 7, Mill Yard Estate"}
+    answer = answer_to(embedder, "What is the rent for Unit 7?", [lease])
+    assert answer.answered and "£18,400" in answer.text and "Premises:" not in answer.text, answer.text
+
+
 def test_a_member_of_a_lettered_series_is_answered_by_its_own_row(embedder) -> None:  # type: ignore[no-untyped-def]
     table = make_chunk("# Boiler care plans\n\n| Plan | Visits | What is covered | Monthly price |\n|---|---|---|---|\n"
                        "| Plan A | 1 a year | Annual service | £9 |\n| Plan B | 2 a year | Plan A plus repairs to the "
@@ -984,3 +1007,42 @@ def test_which_over_a_yes_no_column_quotes_every_row_it_marks(embedder) -> None:
                        "Broadband plans", None, "p", 1, 0)
     answer = answer_to(embedder, "Which plans include a static IP?", [plans])
     assert answer.answered and "£34" in answer.text and "£45" in answer.text and "£28" not in answer.text
+
+
+def test_how_heavy_asks_for_the_weight(embedder) -> None:  # type: ignore[no-untyped-def]
+    sheet = make_chunk("# Trailmaster 2 tent\n\nA two-person tent for backpacking, with two porches.\n\n"
+                       "## Specifications\n\n| Specification | Value |\n|---|---|\n| Packed size | 45 × 15 cm |\n"
+                       "| Weight | 1.8 kg |\n| Peak height | 105 cm |", "Trailmaster 2 tent", None, "t", 1, 0)
+    answer = answer_to(embedder, "How heavy is the Trailmaster 2?", [sheet])
+    assert answer.answered and "1.8 kg" in answer.text and "105 cm" not in answer.text, answer.text
+    answer = answer_to(embedder, "How tall is the Trailmaster 2?", [sheet])
+    assert answer.answered and "105 cm" in answer.text and "1.8 kg" not in answer.text, answer.text
+
+
+def test_a_table_row_named_by_a_word_that_also_means_a_change_counts_it(embedder) -> None:  # type: ignore[no-untyped-def]
+    # "Falls" is also the verb of "sales falls"; as a row label it is what the row counts
+    table = make_chunk("## Incidents by ward\n\n| Incident | Ward 4 | Ward 5 |\n|---|---|---|\n| Falls | 12 | 8 |\n"
+                       "| Pressure sores | 3 | 5 |", "Quarterly safety report", None, "s", 1, 0)
+    answer = answer_to(embedder, "How many falls were there on Ward 4?", [table])
+    assert answer.answered and "12" in answer.text, answer.text
+
+
+def test_what_caused_is_answered_by_a_reason(embedder) -> None:  # type: ignore[no-untyped-def]
+    report = make_chunk("# Flooding at the depot, 12 March\n\n## What happened\n\nWater reached the loading bay at "
+                        "06:40 and the depot closed until noon.\n\n## Root cause\n\nA blocked drain outside the gate "
+                        "overflowed during heavy rain, so the water ran into the loading bay.\n\n## Follow-up\n\n"
+                        "The drains will be cleared every month.", "Flooding at the depot", None, "f", 1, 0)
+    answer = answer_to(embedder, "What caused the flooding at the depot?", [report])
+    assert answer.answered and "blocked drain" in answer.text and "06:40" not in answer.text, answer.text
+
+
+def test_a_document_s_opening_lines_say_what_its_sentences_are_about(embedder) -> None:  # type: ignore[no-untyped-def]
+    # a PDF's title wrapped onto a second line: the study is a "trial" though no sentence says so
+    paper = make_chunk("Effect of Morning Light Exposure on Sleep in Shift\nWorkers: A Randomised Crossover Trial\n\n"
+                       "Methods. We enrolled 96 night-shift nurses. The primary outcome was total sleep time "
+                       "measured by wrist actigraphy.\n\nResults. Sleep time rose by a mean of 34 minutes.",
+                       "Paper", None, "p", 1, 0)
+    assert {u.masthead for u in evidence_units([paper])} == {
+        "Effect of Morning Light Exposure on Sleep in Shift Workers: A Randomised Crossover Trial"}
+    answer = answer_to(embedder, "What was the primary outcome of the trial?", [paper])
+    assert answer.answered and "total sleep time" in answer.text, answer.text
