@@ -50,7 +50,7 @@ from ledger.text.numbers import (
     vague_share_at,
     year_span_end,
 )
-from ledger.text.terms import STOPWORDS, is_negated, negation_cues, phrase_pattern, stem, term_stem
+from ledger.text.terms import STOPWORDS, direction_stems, is_negated, negation_cues, phrase_pattern, stem, term_stem
 
 __all__ = [
     "Agreement", "Quantity", "QuantityMatch", "compare_quantities", "extract_quantities", "for_its_year", "is_negated",
@@ -619,13 +619,16 @@ def _other_row(q: Quantity, e: Quantity) -> bool:
 
 def _about(q: Quantity) -> frozenset[str]:
     """What a figure is about; for a measure, without its unit and the words that name its dimension or route ("3.2
-    kilometres long" is about the lane it names, not "kilometres" and "long"); for money, without "cost", "price"."""
+    kilometres long" is about the lane it names, not "kilometres" and "long"); for money, without "cost", "price".
+    A figure named only by a move ("down from £131 million") is about nothing the move says: "fell" says how
+    something changed, not what."""
+    about = frozenset[str]() if q.about <= direction_stems() else q.about
     if q.kind == "money":
-        return q.about - _measure_words("money_dimensions")
+        return about - _measure_words("money_dimensions")
     word = measure_word(q.text)
     if q.kind not in LOOSE or not unit_size(word):
-        return q.about
-    return (q.about - _measure_words("measure_route_words") - _measure_words("measure_dimensions")
+        return about
+    return (about - _measure_words("measure_route_words") - _measure_words("measure_dimensions")
             - {term_stem(word)})
 
 

@@ -360,6 +360,11 @@ def opposite_direction(claim: str, quote: str) -> tuple[str, str] | None:
     return None
 
 
+def direction_stems() -> frozenset[str]:
+    """The compared stems of the words of a move or comparison, either way ("increase", "decrease", "higher")."""
+    return _rules().up | _rules().down
+
+
 def same_direction(claim: str, quote: str) -> bool:
     """Whether the claim speaks of a move one way only and the quote that way only, in words or as a signed share:
     "Net debt fell to £118 million" and "£118 million, down from £131 million". Pure."""

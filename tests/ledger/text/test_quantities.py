@@ -752,3 +752,12 @@ def test_a_table_cell_under_a_numbered_column_is_no_time_of_day() -> None:
     assert [(q.text, q.kind) for q in extract_quantities("Falls (Ward 4: 12; Ward 5: 8).") if q.value == 12] == [
         ("12", "number")]
     assert [q.kind for q in extract_quantities("The doors open at 9:05 and close at 17:30.")] == ["time", "time"]
+
+
+def test_a_figure_named_only_by_its_move_is_about_nothing_the_move_says() -> None:
+    # "fell" and "down from" say how two things changed, not that they are the same thing
+    claim = extract_quantities("Operating profit fell to £24.0 million.")
+    debt = extract_quantities("Net debt at the end of the quarter was £118 million, down from £131 million.")
+    assert not compare_quantities(claim, debt).conflicts
+    profit = extract_quantities("Operating profit was £27.5 million, compared with £24.0 million a year earlier.")
+    assert compare_quantities(extract_quantities("Operating profit fell to £26.0 million."), profit).conflicts
