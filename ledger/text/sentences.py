@@ -82,6 +82,19 @@ _TABLE_ROW_RE = re.compile(r"^[ \t]*\|?[^|\n]*\S[ \t]+\|[ \t]+\S")
 _TABLE_RULE_RE = re.compile(r"^[ \t]*\|?[ \t]*:?-{2,}:?[ \t]*(\|[ \t]*:?-{2,}:?[ \t]*)*\|?[ \t]*$")
 
 
+HEAD_LINE_WORDS = 4  # a one-line block this short, unpunctuated, heads the line below it in plain text
+
+
+def _short_head(block: str) -> bool:
+    """Whether a block so far is one short line without punctuation that ends in a word of content: a plain-text
+    heading ("Outlook", "Action points"), not a line of a wrapped paragraph (those run to the page width, or stop at
+    any word: "… was held in" above "Leeds")."""
+    words = block.split()
+    return ("\n" not in block and 0 < len(words) <= HEAD_LINE_WORDS and block[:1].isupper()
+            and not re.search(r"[.,;:!?)\]\"'”’]$", block)
+            and words[-1].lower() not in lexicon().word_set("stopwords", "content"))  # not "The committee met on"
+
+
 def _segments(text: str) -> list[_Seg]:
     """Cut text into markdown blocks: paragraphs, list items, headings and single lines."""
     segs: list[_Seg] = []
@@ -104,8 +117,10 @@ def _segments(text: str) -> list[_Seg]:
         if bullet:
             cur = _Seg(line_start + bullet.end(), line_end, "item", len(segs))
             segs.append(cur)
-        elif cur is not None and (cur.kind == "text" or line[:1] in " \t"):
-            # Soft-wrapped paragraph, or an indented continuation of a list item.
+        elif cur is not None and (cur.kind == "text" or line[:1] in " \t") and not (
+                _short_head(text[cur.start:cur.end]) and line[:1].isupper()):
+            # Soft-wrapped paragraph, or an indented continuation of a list item (not a line under a short heading
+            # line of plain text, "Outlook" above "The board now expects …")
             cur.end = line_end
         else:
             cur = _Seg(body_start, line_end, "text", len(segs))

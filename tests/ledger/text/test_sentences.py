@@ -182,3 +182,12 @@ def test_a_run_of_label_lines_under_a_heading_line_is_a_sentence_per_line() -> N
     text = "SPECIFICATIONS\nHeat output: 6 kW\nOperating range: -15°C to 30°C\nWeight: 71 kg"
     assert [s for s, _, _ in label_lines(split_sentences(text))] == [
         "SPECIFICATIONS", "Heat output: 6 kW", "Operating range: -15°C to 30°C", "Weight: 71 kg"]
+
+
+def test_a_short_plain_text_heading_line_is_no_part_of_the_sentence_below_it() -> None:
+    # a .txt trading update: "Outlook" on its own line above its paragraph was quoted as "Outlook The board now …"
+    text = ("Net debt was £118 million.\n\nOutlook\nThe board now expects revenue of £1.2 billion.\n\n"
+            "The meeting was held in\nLeeds on Tuesday.")
+    assert [s for s, _, _ in split_sentences(text)] == [
+        "Net debt was £118 million.", "Outlook", "The board now expects revenue of £1.2 billion.",
+        "The meeting was held in\nLeeds on Tuesday."]  # a wrapped line that stops at a function word goes on
