@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ingest.chunking import SECTION_SEPARATOR
 from ingest.embedding import Embedder
 from ingest.retrieval import code_shape, mentions, named_terms
 from ingest.tables import row_sentence
@@ -215,7 +216,10 @@ class LocalWriter:
             best_of_doc[u.chunk.document_id] = max(best_of_doc.get(u.chunk.document_id, 0.0), rank[id(u)])
         # Documents by their best sentence; within a document, the document's own order reads naturally.
         picked.sort(key=lambda u: (-best_of_doc[u.chunk.document_id], u.order))
-        sentences = [cite(u.text, [u.chunk.hash]) for u in picked]
+        # a unit that answers "when" by its heading's date is written with the heading ("4.1.0 — 22 September 2026 ›
+        # Added: dark mode."), which the judge finds in its chunk
+        dated = {id(u) for u in picked if any(_dated_by_heading(p, u) for p in parts)}
+        sentences = [cite(_under_heading(u) if id(u) in dated else u.text, [u.chunk.hash]) for u in picked]
         missing = [_asked(p.text) for p, found in zip(parts, answers, strict=True) if not found]
         sentences += [f"The documents do not state {m}." for m in missing]  # an abstention is no claim
         return WrittenAnswer(" ".join(sentences), answered=True, missing="; ".join(missing), units=picked,
@@ -602,7 +606,23 @@ def _states_figure(part: QuestionPart, unit: Unit) -> bool:
     "SEV-1"), or for "how soon" a deadline in words."""
     named_only = bool(part.kinds) and bool(unit.quantities) and all(is_code(q) for q in unit.quantities)
     deadline = part.kinds >= DEADLINE_KINDS and bool(DEADLINE_WORDS.search(unit.text))
-    return (unit.has_figure and not named_only) or deadline
+    return (unit.has_figure and not named_only) or deadline or _dated_by_heading(part, unit)
+
+
+def _under_heading(unit: Unit) -> str:
+    """A unit with the headings above it, once: "4.2.0 — 3 November 2026 › Added: bank feeds …" (a short item
+    already starts with its own heading's name)."""
+    *above, own = unit.section.split(SECTION_SEPARATOR)
+    if above and unit.text.startswith(f"{own}: "):
+        return f"{SECTION_SEPARATOR.join(above)}{SECTION_SEPARATOR}{unit.text}"
+    return f"{unit.section}: {unit.text}"
+
+
+def _dated_by_heading(part: QuestionPart, unit: Unit) -> bool:
+    """Whether a unit answers "when" by the date of the heading above it: "Added: dark mode." under "4.1.0 — 22
+    September 2026 › Added" in a changelog, when it states no date of its own. It is written with its heading."""
+    return (part.kinds == DEADLINE_KINDS and not any(q.kind in DEADLINE_KINDS for q in unit.quantities)
+            and any(q.kind in ("date", "weekday") for q in unit.section_quantities))
 
 
 def _fits(part: QuestionPart, unit: Unit) -> bool:

@@ -1046,3 +1046,11 @@ def test_a_document_s_opening_lines_say_what_its_sentences_are_about(embedder) -
         "Effect of Morning Light Exposure on Sleep in Shift Workers: A Randomised Crossover Trial"}
     answer = answer_to(embedder, "What was the primary outcome of the trial?", [paper])
     assert answer.answered and "total sleep time" in answer.text, answer.text
+
+
+def test_when_is_answered_by_the_date_of_the_heading_above(embedder) -> None:  # type: ignore[no-untyped-def]
+    log = make_chunk("# Tallybook changelog\n\n## 3.2.0 — 9 March 2027\n\n### Added\n\n- Receipts can be scanned with "
+                     "the phone camera.\n\n## 3.1.0 — 2 February 2027\n\n### Added\n\n- Invoices can be sent in "
+                     "Welsh and Irish.", "Tallybook changelog", None, "t", 1, 0)
+    answer = answer_to(embedder, "When could receipts first be scanned with the phone camera?", [log])
+    assert answer.answered and "9 March 2027" in answer.text and "2 February" not in answer.text, answer.text
