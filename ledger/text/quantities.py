@@ -100,8 +100,8 @@ def _version_stems() -> frozenset[str]:
     return frozenset(stem(w) for w in lexicon().words("figures", "version_labels"))
 
 
-# A line that opens with its numbering: "1. TERM", "2.1 The rent is", "## 3) Deposits".
-_NUMBERING = re.compile(r"[ \t>#*]*(\d{1,3}(?:\.\d{1,3})*)[.)]?[ \t]+(?=[A-Z(])")
+# A line that opens with its numbering: "1. TERM", "2.1 The rent is", "## 3) Deposits", "4. 2024-25 budget".
+_NUMBERING = re.compile(r"[ \t>#*]*(\d{1,3}(?:\.\d{1,3})*)(?:[.)]?[ \t]+(?=[A-Z(])|[.)][ \t]+(?=\d))")
 
 
 def _numbers_its_line(text: str, q: Quantity) -> bool:
@@ -472,6 +472,8 @@ def _comparable(a: Quantity, b: Quantity) -> bool:
         return pair[0][0] == pair[1][0] and (not qualified_a or not qualified_b or bool(qualified_a & qualified_b))
     if a.kind in ("count", "ordinal"):
         return bool(a.context & b.context) or not (a.context or b.context)
+    if a.kind == "number" and a.identifier != b.identifier and not (a.context or b.context):
+        return False  # a line's numbering ("4. 2024-25 budget") is no count ("by four votes to two")
     if a.kind == "number":  # "version 4.0" is "Orbis 4.0" or a bare "in 4.0"; "Level 2" is no "Phase 2"
         return a.context == b.context or a.value == b.value and any(
             _generic_name(x) and not (y.context and y.context <= _label_stems()) for x, y in ((a, b), (b, a)))

@@ -761,3 +761,12 @@ def test_a_figure_named_only_by_its_move_is_about_nothing_the_move_says() -> Non
     assert not compare_quantities(claim, debt).conflicts
     profit = extract_quantities("Operating profit was £27.5 million, compared with £24.0 million a year earlier.")
     assert compare_quantities(extract_quantities("Operating profit fell to £26.0 million."), profit).conflicts
+
+
+def test_an_item_s_number_before_a_figure_is_no_count() -> None:
+    # a minutes item "4. 2024-25 operating budget": its 4 is no rival of "by four votes to two"
+    claim = extract_quantities("The council gave preliminary approval to the 2024-25 operating budget by four votes "
+                               "to two.")
+    item = extract_quantities("4. 2024-25 operating budget … The mayor moved to give the budget preliminary approval "
+                              "as presented.")
+    assert not compare_quantities(claim, item).conflicts
