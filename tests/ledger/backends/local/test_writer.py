@@ -1054,3 +1054,16 @@ def test_when_is_answered_by_the_date_of_the_heading_above(embedder) -> None:  #
                      "Welsh and Irish.", "Tallybook changelog", None, "t", 1, 0)
     answer = answer_to(embedder, "When could receipts first be scanned with the phone camera?", [log])
     assert answer.answered and "9 March 2027" in answer.text and "2 February" not in answer.text, answer.text
+
+
+def test_what_colour_or_temperature_asks_for_a_value_not_the_word(embedder) -> None:  # type: ignore[no-untyped-def]
+    # the answer gives the value ("red brick", "5 °C"), seldom the word "colour" or "temperature"
+    notice = make_chunk("NOTICE OF DECISION\n\nDecision: PERMISSION GRANTED subject to the conditions below.\n\n"
+                        "Conditions\n1. The development must begin within three years of the date of this decision.\n"
+                        "2. The new fence must be finished in dark green timber to match the gate.\n3. The shed must "
+                        "not be used as a workshop.\n4. Seed for the meadow must be stored between 4 °C and 10 °C "
+                        "until sowing.", "Decision notice", None, "n", 1, 0)
+    for question, said in [("What colour must the new fence be?", "dark green"),
+                           ("At what temperature should the seed be stored?", "4 °C")]:
+        answer = answer_to(embedder, question, [notice])
+        assert answer.answered and said in answer.text, (question, answer.text)
