@@ -150,8 +150,10 @@ class Unit:
     @property
     def scored_text(self) -> str:
         """What is embedded: the section name gives a short sentence its topic ("Parking: …"), and a record's field
-        its subject ("Margaret Ellery, Discharge Summary: Consultant: Dr Rahul Menon")."""
-        topic = ", ".join(t for t in (self.subject if self.is_label else "", self.section) if t)
+        its subject when that is a name ("Margaret Ellery, Discharge Summary: Consultant: Dr Rahul Menon"); an
+        address or a numbered thing ("Flat 3, 19 Linden Terrace") only dilutes what the field says."""
+        named = self.is_label and not any(ch.isdigit() for ch in self.subject)
+        topic = ", ".join(t for t in (self.subject if named else "", self.section) if t)
         return f"{topic}: {self.said}" if topic else self.said
 
 

@@ -947,6 +947,8 @@ def test_a_record_of_a_numbered_thing_answers_for_it(embedder) -> None:  # type:
     assert {u.subject for u in evidence_units([lease])} == {"Unit 7, Mill Yard Estate"}
     answer = answer_to(embedder, "What is the rent for Unit 7?", [lease])
     assert answer.answered and "£18,400" in answer.text and "Premises:" not in answer.text, answer.text
+    # the subject's address is no topic for embedding its other fields ("Term: 5 years from 1 March 2027")
+    assert "Unit 7" not in {u.text: u for u in evidence_units([lease])}["Term: 5 years from 1 March 2027"].scored_text
 
 
 def test_a_member_of_a_lettered_series_is_answered_by_its_own_row(embedder) -> None:  # type: ignore[no-untyped-def]
