@@ -343,19 +343,29 @@ def find_swaps(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
     return tuple(swaps)
 
 
+def _moves(text: str) -> dict[str, list[str]]:
+    """The words of a text that name a move or comparison, by way ("up", "down"): (canonical stem, as written)."""
+    rules = _rules()
+    tokens = _canonical_tokens(text)
+    return {way: [s for w, s in tokens if w in words] for way, words in (("up", rules.up), ("down", rules.down))}
+
+
+def _one_way(moves: dict[str, list[str]]) -> str | None:
+    """The one way a text's moves go, or None for none or both."""
+    ways = [way for way, words in moves.items() if words]
+    return ways[0] if len(ways) == 1 else None
+
+
 def opposite_direction(claim: str, quote: str) -> tuple[str, str] | None:
     """(claim's word, quote's word) when the claim speaks of a move or comparison one way only and the quote the
     other way only: "a higher fee from May" against "the fee will fall from £40 to £35", "a smaller discount"
     against "the discount will rise" (the lexicon's `directions_up` / `directions_down`, any form). Pure."""
-    rules = _rules()
-    ours, theirs = _canonical_tokens(claim), _canonical_tokens(quote)
-    for one, other in ((rules.up, rules.down), (rules.down, rules.up)):
-        said = [s for w, s in ours if w in one]
-        answered = [s for w, s in theirs if w in other]
-        if said and answered and not any(w in other for w, _ in ours) and not any(w in one for w, _ in theirs):
-            return said[0], answered[0]
+    ours, theirs = _moves(claim), _moves(quote)
+    said, answered = _one_way(ours), _one_way(theirs)
+    if said is not None and answered is not None and said != answered:
+        return ours[said][0], theirs[answered][0]
     signed = signed_change(claim, quote)
-    if signed is not None and not signed[0] and not any(w in rules.up | rules.down for w, _ in theirs):
+    if signed is not None and not signed[0] and not any(theirs.values()):
         return signed[1], signed[2]
     return None
 
@@ -368,12 +378,9 @@ def direction_stems() -> frozenset[str]:
 def same_direction(claim: str, quote: str) -> bool:
     """Whether the claim speaks of a move one way only and the quote that way only, in words or as a signed share:
     "Net debt fell to £118 million" and "£118 million, down from £131 million". Pure."""
-    rules = _rules()
-    ours, theirs = _canonical_tokens(claim), _canonical_tokens(quote)
-    for one, other in ((rules.up, rules.down), (rules.down, rules.up)):
-        if (any(w in one for w, _ in ours) and any(w in one for w, _ in theirs)
-                and not any(w in other for w, _ in ours) and not any(w in other for w, _ in theirs)):
-            return True
+    said = _one_way(_moves(claim))
+    if said is not None and said == _one_way(_moves(quote)):
+        return True
     signed = signed_change(claim, quote)
     return signed is not None and signed[0]
 
