@@ -130,6 +130,8 @@ def is_heading(line: str) -> bool:
     """A heading or a lead-in line gives the sentences under it their context ("## Warranty", "Items never
     reimbursed:", "Roof repairs"); a field with its value ("Status: Resolved") is no heading."""
     stripped = line.strip().strip("*_").strip()
+    if not any(ch.isalnum() for ch in stripped):
+        return False  # a rule of dashes or equals signs under a plain-text heading is none itself
     return line.lstrip().startswith("#") or stripped.endswith(":") or (
         bool(stripped) and not stripped.endswith((".", "!", "?", ";", ",")) and len(stripped.split()) <= 8
         and not is_field(stripped)

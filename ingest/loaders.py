@@ -22,6 +22,7 @@ from ingest.dates import resolve_document_date
 from ingest.discovery import special_file_reason
 from ingest.hashing import bytes_digest
 from ingest.pdf_layout import with_layout
+from ingest.tables import aligned_tables
 from ingest.types import LoadedDocument
 from ledger.core.errors import LoaderError
 
@@ -66,8 +67,9 @@ def _one_line(exc: BaseException, limit: int = 160) -> str:
 
 
 def _clean(text: str) -> str:
-    """Unix line endings, no trailing spaces, at most one blank line in a row."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    """Unix line endings, tables set out in columns of blanks as lines of cells, no trailing spaces, at most one
+    blank line in a row."""
+    text = aligned_tables(text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", ""))
     lines = [_INLINE_SPACE.sub(" ", line).strip() for line in text.split("\n")]
     return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
 

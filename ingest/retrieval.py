@@ -107,11 +107,13 @@ class Retriever:
         self, store: VectorStore, embedder: Embedder, keywords: KeywordIndex | None = None,
         sentences: Callable[[str, Chunk], Sequence[str]] | None = None,
         keyword_text: Callable[[str], str] | None = None,
+        phrases: Callable[[str, Chunk], int] | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
         self.keywords = keywords
         self.sentences = sentences  # the sentences of a chunk worth reading for a question (see `retrieve`)
+        self.phrases = phrases  # how many of a question's word pairs a chunk has side by side (see `retrieve`)
         # what of a question the keyword index searches: without "how long" and the like, which no passage repeats
         self.keyword_text = keyword_text or (lambda text: text)
 
@@ -218,7 +220,9 @@ class Retriever:
         similarity, when one clears it: the `READ_CHUNKS` best-ranked such chunks that are at least `SENTENCE_FLOOR`
         similar or contain at least `KEYWORD_FLOOR` of the question's words (others are about something else). A
         long guide of many topics scores 0.11 against "How deep is the deep end?" though one of its sentences,
-        0.61, answers it: the words it shares with the question are why it is read.
+        0.61, answers it: the words it shares with the question are why it is read. Of those, chunks that have
+        more of the question's word pairs side by side (`phrases`: "period of cover" for "When does the period of
+        cover end?", where three chunks of a grant letter share "period" and "end" apart) are read first.
         """
         terms = named_terms(question)
         vectors, found, shared = self._hybrid([question], k)
@@ -227,6 +231,8 @@ class Retriever:
                 if hit.similarity >= min_relevance or mentions(hit.chunk.text, terms)}
         below = [hit for hit in hits if hit.chunk.hash not in kept
                  and (hit.similarity >= SENTENCE_FLOOR or shares.get(hit.chunk.hash, 0.0) >= KEYWORD_FLOOR)]
+        if self.phrases is not None:  # a stable sort: the hybrid rank among chunks with as many pairs
+            below.sort(key=lambda hit: -self.phrases(question, hit.chunk))  # type: ignore[misc]
         below = below[:READ_CHUNKS]
         for hit, best in zip(below, self._best_sentences(question, vectors[0], [hit.chunk for hit in below]),
                              strict=True):

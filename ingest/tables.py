@@ -46,19 +46,36 @@ def _is_rule(cells: list[str]) -> bool:
 
 
 def unflatten(text: str) -> str:
-    """Put the rows of a table flattened onto one line back on lines of their own."""
+    """Put the rows of a table flattened onto one line back on lines of their own. A line is such a table when its
+    gaps between two pipes part it into rows of as many cells, two or more each; an empty cell ("| | Model A |
+    Model B |" over a comparison, "| Flood | | £2,500 |") parts nothing."""
     if "| |" not in text and "|\t|" not in text:
         return text
-    text = _ROW_BREAK.sub(lambda m: "\n", text)
-    return _TRAILING_PROSE.sub(lambda m: "\n", text)
+    return "\n".join(_unflatten_line(line) for line in text.split("\n"))
+
+
+def _unflatten_line(line: str) -> str:
+    rows = _ROW_BREAK.split(line)
+    if len(rows) < 2 or any("|" not in row for row in rows):
+        return line
+    lines = _TRAILING_PROSE.sub(lambda m: "\n", "\n".join(rows))  # prose after the last row is no cell of it
+    widths = {len(row.strip().strip("|").split("|")) for row in lines.split("\n") if "|" in row}
+    return lines if len(widths) == 1 and min(widths) >= 2 else line
+
+
+_NUMBER_KEY = re.compile(r"\d{1,3}[A-Za-z]?")  # a row keyed by its number: "1", "2b"
 
 
 def row_sentence(row: TableRow) -> str:
-    """A row as one sentence: "Invoices (Retention period: 10 years; Counted from: end of the year)."."""
+    """A row as one sentence: "Invoices (Retention period: 10 years; Counted from: end of the year)."; a row keyed
+    by a bare number is named with its column's header ("Phase 1 (Dates: 10–18 April)", not "1 (Dates: …)")."""
     cells = [c for c in row.cells]
     if row.header and len(row.header) == len(cells) and len(cells) > 1:
         rest = "; ".join(f"{h}: {c}" if h else c for h, c in zip(row.header[1:], cells[1:], strict=True) if c)
-        body = f"{cells[0]} ({rest})" if cells[0] and rest else cells[0] or rest
+        key = cells[0]
+        if _NUMBER_KEY.fullmatch(key) and row.header[0] and not any(ch.isdigit() for ch in row.header[0]):
+            key = f"{row.header[0]} {key}"
+        body = f"{key} ({rest})" if key and rest else key or rest
     else:
         body = "; ".join(c for c in cells if c)
     body = body.rstrip(" .;:")
@@ -80,6 +97,91 @@ def _names_columns(first: list[str], rest: list[list[str]]) -> bool:
         return False
     return any(any(ch.isdecimal() for ch in cell) and not _PERIOD.fullmatch(cell.strip())
                for row in rest for cell in row)
+
+
+_GAP = re.compile(r"\S {2,}\S")  # two cells of a line set out in columns
+_DASHES = re.compile(r"[ \t]*-{2,}(?:[ \t]+-{2,})+[ \t]*")  # "-------  -----  ----" under a column header
+_FENCE = re.compile(r"^[ \t]*(```|~~~)")
+_MIN_ROWS = 2
+
+
+def _column_line(line: str) -> bool:
+    return "|" not in line and "\t" not in line and bool(_GAP.search(line.strip()))
+
+
+def _column_starts(rows: list[str]) -> list[int]:
+    """Where the columns of lines set out in columns start: after a position blank in every row, where at least
+    one row starts a cell after two blanks or more (a single blank shared by chance inside prose, or past the end
+    of shorter rows, is no border)."""
+    width = max(len(r) for r in rows)
+    blank = [all(p >= len(r) or r[p] == " " for r in rows) for p in range(width)]
+    starts: list[int] = []
+    for p in range(width):
+        if blank[p] or (p and not blank[p - 1]):
+            continue
+        if not starts or any(p < len(r) and r[p] != " " and r[p - 2:p] == "  " for r in rows):
+            starts.append(p)
+    return starts
+
+
+def _aligned_table(block: list[str]) -> list[str] | None:
+    """A block of lines set out in columns as table lines with pipes ("| Lead | ug/L | 10 |"), a rule under its
+    header: the header is the row above a line of dashes, or a first row without digits over rows that all have
+    some (a list of names and roles has none: "Dr Ada Byron; Chair."). None when the block is no table: fewer than
+    two rows or columns, a column only one row fills, or "Label:   value" fields."""
+    rule = next((i for i, line in enumerate(block) if _DASHES.fullmatch(line)), None)
+    rows = [line for line in block if not _DASHES.fullmatch(line)]
+    if len(rows) < _MIN_ROWS:
+        return None
+    starts = _column_starts(rows)
+    if len(starts) < 2:
+        return None
+    bounds = list(zip(starts, [*starts[1:], None], strict=True))
+    cells = [[row[a:b].strip() for a, b in bounds] for row in rows]
+    if sum(c[0].endswith(":") for c in cells) * 2 >= len(cells):
+        return None  # "Report No.:        PAS-27": fields, aligned
+    if any(sum(bool(c) for c in column) < 2 for column in zip(*cells, strict=True)):
+        return None  # a column only one line has: prose typed with two blanks after a full stop, not a table
+    merged: list[list[str]] = []
+    for row in cells:
+        if merged and not row[0]:  # a cell carried onto the next line
+            merged[-1] = [f"{a} {b}".strip() for a, b in zip(merged[-1], row, strict=True)]
+        else:
+            merged.append(row)
+    headed = rule == 1 or (rule is None and len(merged) > 2 and not _has_digit(merged[0])
+                           and all(_has_digit(r) for r in merged[1:]))
+    if headed:
+        header, body = merged[0], merged[1:]
+    else:  # no header: a rule on top says so, or `render_tables` would take a first row without digits for one
+        header, body = [], merged
+    lines = (["| " + " | ".join(header) + " |"] if header else []) + ["|" + "---|" * len(starts)]
+    return lines + ["| " + " | ".join(row) + " |" for row in body]
+
+
+def _has_digit(cells: list[str]) -> bool:
+    return any(ch.isdecimal() for cell in cells for ch in cell)
+
+
+def aligned_tables(text: str) -> str:
+    """The text with its tables set out in columns of blanks (plain-text reports, minutes, lists of names and
+    roles) written as pipe tables, for `render_tables` to read like any other; fenced code is left as it is. Loaders
+    call it before they fold runs of blanks, which would lose the columns."""
+    lines, out, fenced, i = text.split("\n"), [], False, 0
+    while i < len(lines):
+        if _FENCE.match(lines[i]):
+            fenced = not fenced
+        j = i
+        if not fenced:
+            while j < len(lines) and (_column_line(lines[j]) or (j > i and _DASHES.fullmatch(lines[j]))):
+                j += 1
+        table = _aligned_table(lines[i:j]) if j > i else None
+        if table is None:  # (a block that is no table is passed over whole: each line is read once)
+            out.extend(lines[i:max(j, i + 1)])
+            i = max(j, i + 1)
+            continue
+        out.extend(["", *table, ""])
+        i = j
+    return "\n".join(out)
 
 
 def render_tables(text: str) -> tuple[str, list[TableRow]]:

@@ -127,6 +127,20 @@ def likely_sentences(
     return [sentences[i] for i in sorted(chosen)]
 
 
+def _content_pairs(text: str) -> frozenset[tuple[str, str]]:
+    """Neighbouring content words of a text, the words between them that are no content ("of", "the") skipped:
+    ("period", "cover") of "the period of cover"."""
+    words = [w for token, w in zip(_WORD.findall(text.lower()), _words(text), strict=True)
+             if token[:1].isdigit() or content_stems(token)]
+    return frozenset(zip(words, words[1:], strict=False))
+
+
+def shared_pairs(question: str, chunk: Chunk) -> int:
+    """How many of a question's pairs of neighbouring content words a chunk has side by side too (`_content_pairs`):
+    "period of cover" in a policy schedule for "When does the period of cover end?". Pure."""
+    return len(_content_pairs(question) & _content_pairs(chunk.text))
+
+
 QUESTION_SENTENCES = 3  # sentences of a chunk under the relevance bar read for a question
 
 

@@ -173,7 +173,7 @@ def build_retriever(settings: Settings, workspace: str | None = None, *, embedde
     from ingest.retrieval import Retriever
     from ingest.vectorstore import VectorStore
     from ledger.backends.local.questions import without_answer_kind
-    from ledger.judge.candidates import sentences_to_read
+    from ledger.judge.candidates import sentences_to_read, shared_pairs
     from ledger.storage.database import open_engine
     from ledger.storage.keywords import KeywordIndex
     from ledger.text.lexicon import lexicon
@@ -182,7 +182,7 @@ def build_retriever(settings: Settings, workspace: str | None = None, *, embedde
     store = VectorStore(settings, workspace)
     keywords = KeywordIndex(open_engine(settings), workspace, lexicon().word_set("stopwords", "key_terms"))
     return Retriever(store, store.query_embedder(embedder), keywords, sentences=sentences_to_read,
-                     keyword_text=without_answer_kind)
+                     keyword_text=without_answer_kind, phrases=shared_pairs)
 
 
 def build_calibration(settings: Settings, workspace: str | None = None) -> Platt | None:

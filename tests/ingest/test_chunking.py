@@ -68,6 +68,12 @@ def test_a_chunk_opening_inside_a_wrapped_sentence_is_under_the_heading_above() 
     assert section_above(text, start, text[start:]) == "Heron count 2026"  # a wrapped line opens it, no heading
 
 
+def test_a_rule_of_dashes_under_a_plain_text_heading_is_no_heading() -> None:
+    text = "RESULTS\n" + "-" * 70 + "\nLead exceeds the limit at the fountain.\n" + "=" * 70 + "\nEnd."
+    assert section_above(text, text.index("Lead"), "Lead exceeds the limit at the fountain.") == "RESULTS"
+    assert not is_heading("-" * 70)
+
+
 def test_a_list_item_ending_in_a_semicolon_or_comma_is_no_heading() -> None:
     assert is_heading("4.1 From the start date, the Tenants are responsible for paying:")
     assert is_heading("Roof repairs")

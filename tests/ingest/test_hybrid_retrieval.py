@@ -191,3 +191,31 @@ def test_a_sentence_that_leaves_its_subject_to_the_title_is_read_with_the_title(
     question = "Who is the managing director of Harrowgate Tiles?"
     found = retriever.retrieve(question, 3, min_relevance=0.3)
     assert any("Olu Bankole" in hit.chunk.text for hit in found), [hit.chunk.text[:60] for hit in found]
+
+
+def test_a_chunk_with_the_question_s_words_side_by_side_is_read_before_chunks_with_them_apart() -> None:
+    # Clauses of a grant letter say "period" and "end" apart and outrank a policy schedule of many fields, all under
+    # the relevance bar; only a few such chunks are read sentence by sentence, and the schedule, whose "Period of
+    # cover" has the question's words side by side, must be one of them.
+    import numpy as np
+
+    from ingest.retrieval import READ_CHUNKS, Retriever
+    from ingest.vectorstore import ScoredChunk
+    from ledger.judge.candidates import shared_pairs
+    from tests.fakes import make_chunk
+
+    clauses = [make_chunk(f"{n}. The grant period may be extended up to {n} months before its end.", doc=f"g{n}")
+               for n in range(READ_CHUNKS + 1)]
+    schedule = make_chunk("Policyholder: Ms I. Tarrant\nPeriod of cover: 12 March 2027 to 11 March 2028", doc="s")
+    hits = [ScoredChunk(c, 0.2) for c in [*clauses, schedule]]
+
+    class Ranked(Retriever):
+        def _hybrid(self, texts, k):  # type: ignore[no-untyped-def]
+            return np.zeros((1, 4)), [hits], [{}]
+
+        def _best_sentences(self, question, vector, chunks):  # type: ignore[no-untyped-def]
+            return [0.6 if chunk is schedule else 0.1 for chunk in chunks]  # the schedule's field answers
+
+    retriever = Ranked(None, None, phrases=shared_pairs)  # type: ignore[arg-type]
+    found = retriever.retrieve("When does the period of cover end?", 8, min_relevance=0.3)
+    assert [hit.chunk for hit in found] == [schedule]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 
 import pytest
 
@@ -78,3 +79,66 @@ def test_chunks_carry_the_cells_of_the_rows_they_hold() -> None:
                          doc_date=date(2026, 1, 1), table_rows=rows)
     (chunk,) = chunk_document(doc, "doc", Words(), chunk_size=200, chunk_overlap=0)
     assert chunk.table_rows == rows
+
+
+def test_a_comparison_table_with_an_empty_corner_cell_keeps_its_header() -> None:
+    table = ("| | Vantra S8 | Brisa 5 |\n|---|---|---|\n| Dust bin capacity | 0.6 L | 0.5 L |\n"
+             "| Flood excess | | £2,500 |")
+    text, _ = render_tables(table)
+    assert text.strip().split("\n\n") == ["Dust bin capacity (Vantra S8: 0.6 L; Brisa 5: 0.5 L).",
+                                   "Flood excess (Brisa 5: £2,500)."]
+
+
+def test_a_row_keyed_by_a_bare_number_is_named_with_its_column_s_header() -> None:
+    table = ("| Phase | Dates | Section closed |\n|---|---|---|\n| 1 | 10–18 April | Ashby ↔ Fennick |\n"
+             "| 2b | 2 May | All |")
+    text, _ = render_tables(table)
+    assert text.strip().split("\n\n") == ["Phase 1 (Dates: 10–18 April; Section closed: Ashby ↔ Fennick).",
+                                           "Phase 2b (Dates: 2 May; Section closed: All)."]
+
+
+def _loaded_rows(text: str) -> list[str]:
+    from ingest.loaders import parse_file
+    from ingest.tables import row_sentence
+
+    doc = parse_file(Path("report.txt"), text.encode(), None)
+    return [row_sentence(row) for row in render_tables(doc.text)[1]]
+
+
+def test_a_plain_text_table_set_out_in_columns_of_blanks_becomes_rows_that_name_their_columns() -> None:
+    report = (
+        "RESULTS\n"
+        "Parameter            Units        PCV       S-01        S-02\n"
+        "-------------------  -----------  --------  ----------  ----------\n"
+        "Turbidity            NTU          4         2.6         0.4\n"
+        "Lead                 ug/L         10        1.1         14.2\n"
+        "Coliform bacteria    cfu/100 mL   0         23          0\n"
+        "\n"
+        "Lead at S-02 exceeds the limit.  Resample within 14 days.\n"
+    )
+    assert _loaded_rows(report) == [
+        "Turbidity (Units: NTU; PCV: 4; S-01: 2.6; S-02: 0.4).",
+        "Lead (Units: ug/L; PCV: 10; S-01: 1.1; S-02: 14.2).",
+        "Coliform bacteria (Units: cfu/100 mL; PCV: 0; S-01: 23; S-02: 0).",
+    ]
+
+
+def test_names_and_roles_in_columns_are_rows_without_a_header_and_aligned_fields_stay_fields() -> None:
+    minutes = (
+        "PRESENT\n"
+        "  Dr Yvonne Achterberg     Chair\n"
+        "  Claire Dunsford          Vice-Chair\n"
+        "\n"
+        "Report No.:        PAS-27-03318\n"
+        "Client:            Sallowmere Parish Council\n"
+        "\n"
+        "      Dissemination and open access              £7,500\n"
+        "      TOTAL                                     £348,650\n"
+        "\n"  # prose typed with two blanks after a full stop is no table
+        "The meeting opened at 7pm and the chair welcomed all of the members.  Apologies came.\n"
+        "Five members were present.  The quorum is four.\n"
+    )
+    assert _loaded_rows(minutes) == [
+        "Dr Yvonne Achterberg; Chair.", "Claire Dunsford; Vice-Chair.",
+        "Dissemination and open access; £7,500.", "TOTAL; £348,650.",
+    ]
