@@ -49,9 +49,11 @@ def aligned_substitutions(claim: str, quote: str) -> tuple[Substitution, ...]:
 
     The claim and the quote must be one sentence in two versions (`ledger.text.alignment.slots`). A slot counts
     when both sides have content words, share none of them (stems), have at most three words each, are not two
-    spellings of one word and hold no figure or negation (those are the quantity and negation rules').
+    spellings of one word, are not said elsewhere in the other sentence and hold no figure or negation (those are the
+    quantity and negation rules').
     """
     out = []
+    said_by_claim, said_by_quote = set(key_terms(claim)), set(key_terms(quote))
     for slot in slots(claim, quote):
         if len(slot.ours) > MAX_SLOT_WORDS or len(slot.theirs) > MAX_SLOT_WORDS:
             continue
@@ -59,6 +61,9 @@ def aligned_substitutions(claim: str, quote: str) -> tuple[Substitution, ...]:
         terms_a, terms_b = key_terms(a), key_terms(b)
         if not terms_a or not terms_b or set(terms_a) & set(terms_b) or _spelling(a, b):
             continue
+        if set(terms_a) <= said_by_quote or set(terms_b) <= said_by_claim:
+            continue  # a word the other sentence says elsewhere was moved, not replaced ("the grant ends" / "the end
+            # of the Grant Period")
         if any(ch.isdigit() for ch in a + b) or negation_cues(a) or negation_cues(b):
             continue
         out.append(Substitution(a, b))

@@ -68,9 +68,15 @@ def extreme_row(question: str, chunks: list[Chunk], rows_named: bool = False) ->
         # its headers, or the heading right above it; a document's title is about all of its tables
         section = rows[0][0].section.rsplit(SECTION_SEPARATOR, 1)[-1]
         named = len(wanted & (content_stems(" ".join(header)) | content_stems(section)))
-        if not named or len({tuple(r.cells) for _, r in rows}) < 2:
-            continue
         if not rows_named and any(_names(question, r) for _, r in rows):
+            # a row the question names is asked about, not one end of the table; unless its own cells are what is
+            # ranked, the things compared being the columns ("Which vacuum had the highest overall score?" of
+            # "Overall score (Vantra: 84%; Brisa: 71%)"): that row answers, the winner named by its column
+            across = [(c, r) for c, r in rows if _names(question, r) and _ranks_columns(end, r)]
+            if across and (best is None or named + 1 > best[0]):
+                best = (named + 1, across[0])
+            continue
+        if not named or len({tuple(r.cells) for _, r in rows}) < 2:
             continue
         found = _winner(end, wanted, list(header), rows, bare=word.lower() in _BARE)
         if found is not None and (best is None or named > best[0]):
@@ -99,6 +105,16 @@ def _winner(end: str, wanted: set[str], header: list[str], rows: list[tuple[Chun
     top = max(wins.values())
     leaders = [i for i, n in wins.items() if n == top]
     return rows[first if first in leaders else min(leaders)]
+
+
+def _ranks_columns(end: str, row: TableRow) -> bool:
+    """Whether a row's cells after its label hold comparable figures (two or more, of one kind) with one at the
+    wanted end: the columns are what a superlative of the row ranks."""
+    values = [v for cell in row.cells[1:] if (v := _value(cell)) is not None]
+    if len(values) < 2 or len(values) < len(row.cells) - 1 or len({kind for kind, _ in values}) != 1:
+        return False
+    numbers = [v for _, v in values]
+    return numbers.count((min if end == "min" else max)(numbers)) == 1
 
 
 def _value(cell: str) -> tuple[str, float] | None:

@@ -116,13 +116,25 @@ _NAME_LIST = re.compile(rf"\b{_NAME}(?:, {_NAME})*,? (?:and|or) {_NAME}")
 
 def added_to_list(claim: str, quote: str) -> str:
     """A name the claim lists with names the quote gives, that the quote does not give: "sold in England, Wales and
-    Scotland" against "sold in England and Wales" adds "Scotland". Empty when there is none."""
+    Scotland" against "sold in England and Wales" adds "Scotland"; so is one of "both X and Y" ("selected for both
+    the buildings and the contents" against "Buildings – accidental damage (Limit: Included)"). Empty when there is
+    none."""
     for match in _NAME_LIST.finditer(claim):
         names = [n for n in re.split(r",? (?:and|or) |, ", match.group(0)) if n]
         given = [n for n in names if mentions(quote, [n])]
         if given and len(given) < len(names) and match.start() > 0:  # (a sentence's first word may be any word)
             return next(n for n in names if n not in given)
+    said = set(key_terms(quote))
+    for match in _BOTH.finditer(claim):  # "for both the buildings and the contents": each of the two, said
+        pair = [match.group(1), match.group(2)]
+        given = [p for p in pair if set(key_terms(p)) and set(key_terms(p)) <= said]
+        if len(given) == 1:
+            return next(p for p in pair if p not in given)
     return ""
+
+
+_BOTH = re.compile(r"\bboth\s+(?:the\s+|its\s+|their\s+)?([a-z]+(?:\s+[a-z]+)?)\s+and\s+(?:the\s+|its\s+|their\s+)?"
+                   r"([a-z]+(?:\s+[a-z]+)?)\b")
 
 
 def heading_code_swap(claim: str, quote: str, above: str, context: str = "") -> tuple[str, str] | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from datetime import date
+from datetime import date, timedelta
 from itertools import combinations
 
 from ledger.text.ages import is_age
@@ -170,15 +170,22 @@ def _years_between(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
 
 def _months_between(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     """"Eight years" or "six months" from "from March 2015 until March 2023": whole months between two dates that
-    name their year and month (and the same day, if any)."""
+    name their year and month (and the same day, if any), or from the first day to the day before the same day some
+    months later ("twelve months" of "12 March 2027 to 11 March 2028": both days are in it)."""
     if q.kind != "duration" or q.unit != "month":
         return None
     dated = [e for e in evidence if e.kind == "date" and e.parts[0] is not None and e.parts[2] is not None]
     for a, b in combinations(dated, 2):
-        if a.parts[3] != b.parts[3]:
-            continue
-        later, earlier = (a, b) if (a.parts[0], a.parts[2]) >= (b.parts[0], b.parts[2]) else (b, a)
-        months = (later.parts[0] - earlier.parts[0]) * _MONTHS_PER_YEAR + later.parts[2] - earlier.parts[2]  # type: ignore[operator]
+        later, earlier = (a, b) if (a.parts[0], a.parts[2], a.parts[3] or 0) >= (b.parts[0], b.parts[2],
+                                                                                    b.parts[3] or 0) else (b, a)
+        end = (later.parts[0], later.parts[2])
+        if later.parts[3] != earlier.parts[3]:
+            after = _day(later, later.parts[0]) if earlier.parts[3] is not None else None  # type: ignore[arg-type]
+            after = after + timedelta(days=1) if after is not None else None
+            if after is None or after.day != earlier.parts[3]:
+                continue
+            end = (after.year, after.month)  # the day after the last is the same day, months on
+        months = (end[0] - earlier.parts[0]) * _MONTHS_PER_YEAR + end[1] - earlier.parts[2]  # type: ignore[operator]
         if months and _close(months, q.value, q):
             return f"{_figure(later)} − {_figure(earlier)}", (later, earlier)
     return None

@@ -25,6 +25,7 @@ _WRAPPED = re.compile(r"(?<![.:;!?|])\n(?=[a-z0-9$€£(])")
 _CLAUSE_BREAK = re.compile(r"[,;]|\b(?:and|or|but|which|while|whereas)\b", re.IGNORECASE)
 # A table row as ingest renders it: "Key (Header: value; Header: value)." (ingest.tables.row_sentence)
 _ROW = re.compile(r"\s*([^():;\n]{1,80}?) \((?=[^()\n]*?: )")
+_PATH_MARK = re.compile(r"\s[…›]\s")  # between a quote's headings, and where a quote skips text
 _RANGE_GAP = re.compile(r"\s*(?:to|through|-|–|—|--|and)\s*", re.IGNORECASE)
 
 
@@ -53,7 +54,10 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
         if not qs:
             continue
         cursor, shared = line_start, frozenset[str]()
-        keyed = _ROW.match(line)  # a table row's sentence: its fields are the row's ("Autumn (Deadline: …)")
+        # a table row's sentence: its fields are the row's ("Autumn (Deadline: …)"); a quote's headings and skipped
+        # text before the row ("Policy Schedule › Specified items (cover away from home) … Camera (…)") are not it
+        row_at = max((m.end() for m in _PATH_MARK.finditer(line)), default=0)
+        keyed = _ROW.match(line, row_at)
         row = frozenset(key_terms(keyed.group(1))) if keyed else frozenset[str]()
         line_terms: frozenset[str] | None = None  # the line's words without its figures, computed once per line
         described: list[Quantity] = []

@@ -50,7 +50,16 @@ from ledger.text.numbers import (
     vague_share_at,
     year_span_end,
 )
-from ledger.text.terms import STOPWORDS, direction_stems, is_negated, negation_cues, phrase_pattern, stem, term_stem
+from ledger.text.terms import (
+    STOPWORDS,
+    direction_stems,
+    is_negated,
+    key_terms,
+    negation_cues,
+    phrase_pattern,
+    stem,
+    term_stem,
+)
 
 __all__ = [
     "Agreement", "Quantity", "QuantityMatch", "compare_quantities", "extract_quantities", "for_its_year", "is_negated",
@@ -77,6 +86,16 @@ def _name_labels() -> frozenset[str]:
 def _name_like(token: str) -> bool:
     """A number that may be a name after a capitalised word: "Level 2", "Orbis 4.0" (not "Q3 2.5%")."""
     return token.isdecimal() or bool(re.fullmatch(r"\d+\.\d+", token))
+
+
+def _opening_verb(text: str, tokens: Sequence[Token], k: int) -> bool:
+    """Whether the capitalised word at tokens[k] opens its line or sentence in the shape of a verb's "-s" form:
+    "Serves 6.", "Sleeps 4", "Seats 120" say how many, where "Level 2" or "Phase 1" names one (a name's label is
+    singular)."""
+    word = tokens[k][0]
+    before = text[:tokens[k][1]].rstrip(" \t")
+    opening = k == 0 or before.endswith(("\n", ".", "!", "?", ":", ";"))
+    return opening and len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is"))
 
 
 def is_code(q: Quantity) -> bool:
@@ -341,7 +360,8 @@ def _classify(
         century = year // 100 * 100 + (100 if int(value) < year % 100 else 0)
         return _make("date", 0.0, text, start, tokens[i][2], parts=(century + int(value), None, None, None)), j
     if (prev[:1].isupper() and prev.isalpha() and len(prev) > 1 and prev.lower() not in STOPWORDS and value < 1000
-            and _name_like(tokens[i][0]) and not unit_size(nxt)) or prev.lower() in _name_labels():
+            and _name_like(tokens[i][0]) and not unit_size(nxt) and not _opening_verb(text, tokens, i - 1)
+            ) or prev.lower() in _name_labels():
         label = frozenset({stem(prev)})  # "Level 2 members", "version 4.0 adds": which one, not how many
         return _make("number", value, text, start, tokens[j - 1][2], context=label, identifier=True), j
     counted, k = counted_at(tokens, j, text=text)
@@ -459,6 +479,10 @@ def _per_year(a: Quantity, b: Quantity) -> tuple[float, float] | None:
 
 def _comparable(a: Quantity, b: Quantity) -> bool:
     """Whether two quantities measure the same thing, so different values would conflict."""
+    if {a.kind, b.kind} == {"count", "number"}:
+        # "serves 8 people" and "Serves 6": a bare number is a count of what the word before it does or has
+        number, count = (a, b) if a.kind == "number" else (b, a)
+        return not number.identifier and bool(number.context) and number.context <= count.about
     if a.kind != b.kind:
         return False
     if a.kind == "money":
@@ -612,6 +636,23 @@ def _other_field(q: Quantity, e: Quantity) -> bool:
     return q.labelled and e.labelled and _about(q) != _about(e)
 
 
+def _labelled_otherwise(q: Quantity, e: Quantity) -> bool:
+    """Whether an evidence figure is a field whose label names something the claim's figure is not about: "Date
+    received: 04/03/2027" is no date of the samples "taken on 3 March" (a bare "Date:" names nothing but a date)."""
+    named = _about(e) - _measure_words("date_dimensions")
+    return e.labelled and bool(named) and not named & _about(q)
+
+
+def _unnamed_column(q: Quantity, e: Quantity, evidence: Sequence[Quantity]) -> bool:
+    """Whether an evidence figure is one of several cells of its kind in a table row, and the claim names the row but
+    none of its column's words: "insures the buildings for £425,000" says which row, not whether the "Compulsory
+    excess: £250" or the "Total excess: £350" of "Buildings – accidental damage (…)" is meant."""
+    if not (e.labelled and e.row) or _about(q) & (_about(e) - e.row):
+        return False
+    return any(o is not e and o.row == e.row and o.labelled and o.kind == e.kind and o.about != e.about
+               for o in evidence)
+
+
 def _other_row(q: Quantity, e: Quantity) -> bool:
     """Whether an evidence figure is a cell of a table row the claim's figure is not about: the claim names something
     else and not the row ("the spring deadline" against "Autumn (Deadline: 15 September)"); a claim that names no
@@ -674,6 +715,7 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             # stated nor ruled out; a limit the evidence gives in figures ("at least $5 million") is the claim's rival
             vague = [e for e in peers if e not in equal and _inside_limit(q, e)]
         others = [e for e in peers if e not in equal and e not in vague and _anchored(q, e, anchor(e))
+                  and not _unnamed_column(q, e, evidence)
                   and e.difference == q.difference  # "£40 more" is no rival of "£900", nor "rose by 5%" of "12%"
                   and not (q.kind == "weekday" and q.ranged and not e.ranged)]  # "Monday to Friday", "Saturdays"
         # a figure the claim gives for something else is no rival ("from 30% to 20%" against "from 30% to 25%": the
@@ -684,7 +726,8 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
         # of two rivals as close, the one in the claim's figure's role: "to 20%" against "from 30% to 25%" is 25%
         rival = other_end or max(rivals, key=lambda e: (anchor(e), e.bound == q.bound), default=None)
         if (rival is None and not equal and not vague and q.kind == "date" and len(peers) == 1 and dates == 1
-                and not peers[0].baseline and not q.baseline and not _other_field(q, peers[0])):
+                and not peers[0].baseline and not q.baseline and not _other_field(q, peers[0])
+                and not _labelled_otherwise(q, peers[0])):
             # The only date on each side ("close for eleven weeks starting on 3 May" against "from 3 March"): the
             # words around a second figure of a clause may not name its subject, but there is nothing else it is.
             rival = peers[0]
@@ -694,7 +737,8 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
         if equal:
             best = max(equal, key=anchor)
             if (rival is not None and anchor(rival) >= 2 and q.about & rival.about > q.about & best.about
-                    and not _said_by_another(rival, q, claims)):
+                    and not _said_by_another(rival, q, claims) and not (q.kind == "date" and q.ranged and best.ranged)):
+                # (an end of a range the evidence gives too is that range's: "October to December 2026" is no 2025)
                 # The evidence attaches the claim's figure to something else, and another figure to everything the
                 # claim says about it: "sales and marketing at $4.2 million" against "sales and marketing: $5.1m".
                 results.append(QuantityMatch(q, "conflict", rival, anchor(rival)))
@@ -782,7 +826,10 @@ def _date_statuses(
         if inside and first in peers:
             status[first], status[last] = "matched", "absent"
             spans[first] = f"{q.text} is in {first.text} to {last.text}"
-        elif first in peers and last in peers and (ends := _wrong_end(q, first, last, status)) is not None:
+        elif (first in peers and last in peers and not q.ranged
+              and (ends := _wrong_end(q, first, last, status)) is not None):
+            # (a date at one end of a range the claim gives itself is placed by that range: "lasts twelve months from
+            # 1 February to 31 January" puts 1 February at the start, whatever "lasts" seems to say)
             # "closed in 1952" against "operated from 1952 to 1996": the date of the other end is the claim's
             status[ends[0]], status[ends[1]], other_end = "absent", "conflict", ends[1]
     return status, spans, other_end
@@ -903,6 +950,38 @@ def reversed_change(claim: str, quote: str) -> tuple[str, str] | None:
         if said_way is not None and said_way != (b > a) and {a, b} <= {q.number for q in extract_quantities(quote)}:
             way = _direction_word(b > a)
             return f"{way} from {_plain(a)} to {_plain(b)}", f"{_direction_word(said_way)} {said}"
+    return _compared_the_other_way(claim, quote)
+
+
+def _measured(q: Quantity) -> bool:
+    return q.kind in ("money", "percent", "count", "number", "duration") and not q.identifier
+
+
+_COMPARED = re.compile(r"\b(?:compared\s+(?:with|to)|versus|vs\.)\s", re.IGNORECASE)
+
+
+def _compared_the_other_way(claim: str, quote: str) -> tuple[str, str] | None:
+    """(quote's, claim's) wording when a claim says, without figures, that something rose or fell against a
+    baseline ("Nitrate levels fell compared with the March 2026 report") and the quote gives the figure and the one it
+    is compared with the other way round ("around 38 mg/L …, compared with 35.6 mg/L in our March 2026 report")."""
+    words = set(re.findall(r"[a-z]+", claim.lower()))
+    lex = lexicon()
+    up, down = bool(words & lex.word_set("figures", "rising")), bool(words & lex.word_set("figures", "falling"))
+    if up == down or any(q.kind not in ("date", "weekday") for q in extract_quantities(claim)):
+        return None
+    found = extract_quantities(quote)
+    terms = set(key_terms(claim))
+    for cue in _COMPARED.finditer(quote):
+        sentence_start = max(quote.rfind(". ", 0, cue.start()), quote.rfind("\n\n", 0, cue.start()))
+        before = [q for q in found if sentence_start < q.start and q.end <= cue.start() and _measured(q)]
+        after = [q for q in found if q.start >= cue.end() and _measured(q)]
+        if not after or not (rivals := [q for q in before if _comparable(q, after[0])]):
+            continue
+        now, then = rivals[-1], after[0]  # the nearest figure before of the same kind and unit: what is compared
+        if now.value == then.value or not terms & now.about:
+            continue
+        if (now.value > then.value) != up:
+            return f"{now.text}, compared with {then.text}", ("a rise" if up else "a fall")
     return None
 
 

@@ -95,6 +95,15 @@ def _short_head(block: str) -> bool:
             and words[-1].lower() not in lexicon().word_set("stopwords", "content"))  # not "The committee met on"
 
 
+def _goes_on(item: str, line: str) -> bool:
+    """Whether an unindented line goes on with the list item above it (a wrapped item whose indent was lost): the
+    item stops mid-sentence, at a word that needs more ("… on the same quarter of" above "2025 (4,078 parcels)."),
+    or the line starts in lower case."""
+    words = item.split()
+    return bool(words) and not re.search(r"[.;:!?)\]\"'”’]$", item) and (
+        line[:1].islower() or words[-1].lower() in lexicon().word_set("stopwords", "content"))
+
+
 def _segments(text: str) -> list[_Seg]:
     """Cut text into markdown blocks: paragraphs, list items, headings and single lines."""
     segs: list[_Seg] = []
@@ -117,10 +126,10 @@ def _segments(text: str) -> list[_Seg]:
         if bullet:
             cur = _Seg(line_start + bullet.end(), line_end, "item", len(segs))
             segs.append(cur)
-        elif cur is not None and (cur.kind == "text" or line[:1] in " \t") and not (
-                _short_head(text[cur.start:cur.end]) and line[:1].isupper()):
-            # Soft-wrapped paragraph, or an indented continuation of a list item (not a line under a short heading
-            # line of plain text, "Outlook" above "The board now expects …")
+        elif cur is not None and (cur.kind == "text" or line[:1] in " \t" or _goes_on(text[cur.start:cur.end], line))\
+                and not (_short_head(text[cur.start:cur.end]) and line[:1].isupper()):
+            # Soft-wrapped paragraph, or a continuation of a list item (not a line under a short heading line of
+            # plain text, "Outlook" above "The board now expects …")
             cur.end = line_end
         else:
             cur = _Seg(body_start, line_end, "text", len(segs))

@@ -219,14 +219,17 @@ def coverage(claim_terms: tuple[str, ...], quote_terms: tuple[str, ...]) -> tupl
 
 def _entity_runs(text: str) -> list[tuple[frozenset[str], str]]:
     """Names in a sentence: runs of capitalised words or acronyms ("Board of Trustees", "NASA"); a quote's heading
-    and the sentence under it ("Speeding on Park Avenue … Leo Fischer will write") are read apart."""
-    return [run for part in _RUN_BREAK.split(text) for run in _sentence_runs(part)]
+    and the sentence under it ("Speeding on Park Avenue … Leo Fischer will write") are read apart, and so are names
+    a comma, colon or bracket parts ("Mr Gareth Price, Head of Research Finance, University of Northmoor")."""
+    return [run for part in _RUN_BREAK.split(text)
+            for n, piece in enumerate(_NAME_BREAK.split(part)) for run in _sentence_runs(piece, opening=n == 0)]
 
 
 _RUN_BREAK = re.compile(r"\s…\s|\n+")
+_NAME_BREAK = re.compile(r"[,;:()]\s|\s[-–—]\s")
 
 
-def _sentence_runs(text: str) -> list[tuple[frozenset[str], str]]:
+def _sentence_runs(text: str, opening: bool = True) -> list[tuple[frozenset[str], str]]:
     tokens, stopwords = _canonical_tokens(text), _rules().stopwords
     runs: list[tuple[frozenset[str], str]] = []
     current: list[tuple[str, str]] = []
@@ -239,7 +242,7 @@ def _sentence_runs(text: str) -> list[tuple[frozenset[str], str]]:
             return True  # a code: "E2", "C4"
         capital = surface[:1].isupper() and surface[1:].islower() and surface.lower() not in stopwords
         # A capital opening the sentence is only a name when the next word is capitalised too ("Harbour Authority").
-        return capital and (i > 0 or (len(tokens) > 1 and tokens[1][1][:1].isupper()))
+        return capital and (i > 0 or not opening or (len(tokens) > 1 and tokens[1][1][:1].isupper()))
 
     for i in range(len(tokens) + 1):
         if i < len(tokens) and (named(i) or (current and tokens[i][1] in ("of", "and", "&") and i + 1 < len(tokens)
@@ -338,7 +341,8 @@ def find_swaps(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
         # the rival sharing most words with the name, then one of as many words ("Leo Fischer" for "Maria Duarte",
         # not the heading's "Speeding" above it)
         name, rival = max(placed, key=lambda pair: (len(pair[1][0] & pair[0][0]),
-                                                    len(pair[1][1].split()) == len(pair[0][1].split())))
+                                                    len(pair[1][1].split()) == len(pair[0][1].split()),
+                                                    min(len(pair[1][1].split()), len(pair[0][1].split()))))
         swaps.append((name[1], rival[1]))
     return tuple(swaps)
 

@@ -26,6 +26,12 @@ def test_figures_negations_spellings_and_forms_are_left_to_the_rules() -> None:
     assert aligned_substitutions("The clinic opens on Thursdays.", "The clinic opens on Thursday.") == ()
 
 
+def test_a_word_the_other_sentence_says_elsewhere_was_moved_not_replaced() -> None:
+    # "ends" / "Period" aligned in one slot, but the quote says "the end" a few words before
+    assert aligned_substitutions("The report is due three months after the grant ends.",
+                                 "The report is due three months after the end of the Grant Period.") == ()
+
+
 def test_unrelated_sentences_have_no_substitutions() -> None:
     assert aligned_substitutions("The ferry leaves at dawn.", "Tickets are sold at the kiosk near the pier.") == ()
 

@@ -82,3 +82,12 @@ def test_a_superlative_that_names_its_measure_ranks_by_that_column() -> None:
                       "| Ridge | 35 L | 1.2 kg | £90 |\n| Summit | 50 L | 1.8 kg | £120 |\n", "Kit list", doc="bags")
     assert label("Which bag is the heaviest?", [bags]) == "Alpine"  # by weight, not by most columns (Summit)
     assert label("Which bag is the lightest?", [bags]) == "Ridge"
+
+
+def test_a_named_row_whose_cells_compare_the_columns_answers_which_column_is_at_the_end() -> None:
+    # a comparison table: the things compared are the columns, the measures the rows
+    review = make_chunk(
+        "| | Vantra S8 | Brisa 5 | Tolvik Pro |\n|---|---|---|---|\n| Price | £329 | £199 | £249 |\n"
+        "| Overall score | 84% | 71% | 80% |\n| Verdict | Best Buy | — | Great Value |\n", "Review", doc="review")
+    assert label("Which vacuum had the highest overall score?", [review]) == "Overall score"
+    assert label("Which vacuum had the lowest verdict?", [review]) is None  # words are not ranked

@@ -629,3 +629,12 @@ def test_a_role_a_field_gives_to_another_name_is_a_swap() -> None:
     assert decide_support(f) == ("contradicted", "evidence says Rhea Collins, claim says Owen Marsh")
     assert not features("Rhea Collins was the incident commander.", header, 0.7).swaps
     assert not features("Owen Marsh wrote the timeline.", header, 0.45).swaps  # no field names that role
+
+
+def test_one_of_both_things_a_claim_names_that_the_quote_leaves_out_is_not_supported() -> None:
+    row = "Buildings – accidental damage (Limit: Included; Compulsory excess: £250; Total excess: £350)."
+    f = features("Accidental damage cover has been selected for both the buildings and the contents.", row, 0.75)
+    assert f.added == "contents"
+    assert decide_support(f)[0] == "none"
+    assert not features("Cover applies to both the buildings and the contents.",
+                        "Cover applies to the buildings and the contents.", 0.95).added

@@ -770,3 +770,52 @@ def test_an_item_s_number_before_a_figure_is_no_count() -> None:
     item = extract_quantities("4. 2024-25 operating budget … The mayor moved to give the budget preliminary approval "
                               "as presented.")
     assert not compare_quantities(claim, item).conflicts
+
+
+def test_a_verb_opening_a_line_before_a_number_says_how_many_and_a_claim_s_count_of_it_can_differ() -> None:
+    # "Serves 6." is how many a recipe serves, not a thing named "Serves 6" (as "Level 2" is)
+    assert statuses("The recipe serves 8 people.", "Lemon drizzle cake. Serves 6.") == ["conflict"]
+    assert statuses("The recipe serves 6 people.", "Lemon drizzle cake. Serves 6.") == ["matched"]
+    assert statuses("Level 3 members pay more.", "Level 2 members pay more.") == ["conflict"]
+
+
+def test_a_field_labelled_with_what_its_date_is_of_is_no_rival_of_another_date() -> None:
+    taken = "The samples were taken on 3 March 2027."
+    assert statuses(taken, "Date received: 04/03/2027 08:55") == ["absent"]
+    assert statuses(taken, "Date sampled: 04/03/2027") == ["conflict"]
+
+
+def test_a_table_row_quoted_under_its_headings_is_named_by_its_own_first_cell() -> None:
+    quote = ("Home Insurance — Policy Schedule › Specified items (cover in and away from the home) … "
+             "Fujara DX-4 camera with two lenses (Sum insured: £2,950).")
+    assert statuses("The policy insures the buildings for £425,000.", quote) == ["absent"]
+    assert statuses("The policy insures the Fujara DX-4 camera for £3,100.", quote)[-1] == "conflict"
+
+
+def test_a_cell_of_a_row_with_several_of_its_kind_needs_its_column_named() -> None:
+    row = "Buildings – accidental damage (Limit: Included; Compulsory excess: £250; Total excess: £350)."
+    assert statuses("The policy insures the buildings for £425,000.", row) == ["absent"]
+    assert statuses("The compulsory excess for buildings accidental damage is £300.", row) == ["conflict"]
+
+
+def test_a_period_from_a_day_to_the_day_before_months_later_is_that_many_months() -> None:
+    term = "Term: 1 February 2027 to 31 January 2028"
+    assert statuses("The tenancy lasts twelve months.", term) == ["matched"]
+    assert statuses("The tenancy lasts six months.", term) == ["absent"]
+    # the claim's own range puts its first date at the start, whatever "lasts" seems to say of it
+    assert statuses("The tenancy lasts twelve months from 1 February 2027 to 31 January 2028.", term) == [
+        "matched", "matched", "matched"]
+
+
+def test_an_end_of_a_range_the_evidence_gives_too_is_no_other_year_s() -> None:
+    quote = ("LP presented her report for Q3 (October to December 2026): … 4,812 food parcels were distributed, up 18% "
+             "on the same quarter of 2025 (4,078 parcels).")
+    claim = "The charity distributed 4,812 food parcels in October to December 2026, an 18% rise on a year earlier."
+    assert statuses(claim, quote) == ["matched"] * 4
+
+
+def test_a_change_said_without_figures_against_a_baseline_the_quote_gives_the_other_way_is_reversed() -> None:
+    quote = "Nitrate is stable at around 38 mg/L at all three points, compared with 35.6 mg/L in our March 2026 report."
+    assert reversed_change("Nitrate levels fell compared with the March 2026 report.", quote) is not None
+    assert reversed_change("Nitrate levels rose compared with the March 2026 report.", quote) is None
+    assert reversed_change("Sales fell compared with last year.", quote) is None  # not what the quote's figures are of

@@ -191,3 +191,14 @@ def test_a_short_plain_text_heading_line_is_no_part_of_the_sentence_below_it() -
     assert [s for s, _, _ in split_sentences(text)] == [
         "Net debt was £118 million.", "Outlook", "The board now expects revenue of £1.2 billion.",
         "The meeting was held in\nLeeds on Tuesday."]  # a wrapped line that stops at a function word goes on
+
+
+def test_a_list_item_goes_on_in_an_unindented_line_where_it_stops_mid_sentence() -> None:
+    # loaders strip the indent of a hard-wrapped item: "… on the same quarter of" / "2025 (4,078 parcels)."
+    text = ("Her report for Q3:\n- 4,812 food parcels were distributed, up 18% on the same quarter of\n"
+            "2025 (4,078 parcels).\n- 61.4 tonnes of food were donated\nand sorted.\n- Volunteers fell to 142\n"
+            "Trustees thanked the staff.")
+    assert texts(text) == [
+        "Her report for Q3:",
+        "4,812 food parcels were distributed, up 18% on the same quarter of\n2025 (4,078 parcels).",
+        "61.4 tonnes of food were donated\nand sorted.", "Volunteers fell to 142", "Trustees thanked the staff."]

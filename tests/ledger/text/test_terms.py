@@ -73,6 +73,10 @@ from ledger.text.terms import (
         ("Error E2 means that the sensor has failed.", "Error E4 means the sensor has failed.",
          (("Error E2", "Error E4"),)),
         ("Error E2 means that the sensor has failed.", "Error E2 means the sensor has failed.", ()),
+        # names a comma or colon parts are read apart: the person, the role and the employer of a contact line
+        ("Fenella Dunmore, the university's Head of Research Finance, handles payment claims.",
+         "Institution: Mr Gareth Llewellyn-Price, Head of Research Finance, University of Northmoor - payment claims.",
+         (("Fenella Dunmore", "Mr Gareth Llewellyn Price"),)),
     ],
 )
 def test_swaps_are_other_names_and_alternatives_in_the_claims_place(
