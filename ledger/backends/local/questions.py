@@ -21,7 +21,7 @@ from functools import cache
 
 from ingest.retrieval import DESIGNATION
 from ledger.judge.claims import content_stems
-from ledger.judge.word_relations import bundled_wordnet, near_in_meaning
+from ledger.judge.word_relations import WordNetTable, bundled_wordnet, is_a_kind_of, near_in_meaning
 from ledger.text.lexicon import lexicon
 from ledger.text.terms import STOPWORDS, phrase_pattern
 
@@ -66,9 +66,12 @@ def _words() -> _Words:
         measured=measured,
         plural_nouns=lex.word_set("questions", "plural_nouns"),
         measures=frozenset(content_stems(measures)),
-        answer_kind=re.compile(rf"\bhow\s+(?:{phrase_pattern(lex.words('questions', 'degree'))})\b"
+        answer_kind=re.compile(rf"\bhow\s+(?:{phrase_pattern(lex.words('questions', 'degree'))})"
+                              rf"(?:\s+(?:{phrase_pattern(lex.words('questions', 'ahead'))}))?\b"
                               rf"|\bwhat\s+(?:{phrase_pattern(lex.words('questions', 'what_kind'))})\b"
-                              rf"|\b(?:{phrase_pattern(lex.words('questions', 'light_phrases'))})\b", re.IGNORECASE),
+                              rf"|\b(?:{phrase_pattern(lex.words('questions', 'light_phrases'))})\b"
+                              rf"|\b(?:{phrase_pattern(lex.words('questions', 'closing_light_verbs'))})(?=\W*$)",
+                              re.IGNORECASE),
     )
 
 
@@ -222,8 +225,21 @@ def focus_stems(text: str) -> frozenset[str]:
                      if s not in asking and not s.isdigit())
 
 
+_PRICED_KINDS = frozenset({"money", "percent"})
+
+
+@cache
+def _priced() -> re.Pattern[str]:
+    """"How much … cost(s/ing)", "how much … charge": a sum of money is asked for (the lexicon's money words)."""
+    words = phrase_pattern(lexicon().words("figures", "money_dimensions"))
+    return re.compile(rf"\bhow\s+much\b.*\b(?:{words})\b", re.IGNORECASE)
+
+
 def figure_kinds(question: str) -> frozenset[str]:
-    """The figure kinds that can answer a question ("how often" → frequency or duration); empty when any can."""
+    """The figure kinds that can answer a question ("how often" → frequency or duration; "how much does it cost"
+    → money, not "140 years"); empty when any can."""
+    if _priced().search(question):
+        return _PRICED_KINDS
     for pattern, kinds in _KINDS_WANTED:
         if pattern.search(question):
             return kinds
@@ -342,10 +358,18 @@ def stems_cover(wanted: frozenset[str], have: frozenset[str] | set[str]) -> int:
     return sum(1 for stem in wanted if stem_covered(stem, have))
 
 
+def _again(word: str, stems: frozenset[str] | set[str], table: WordNetTable) -> bool:
+    """Whether a word no dictionary knows is "re-" before one the text says: "resampled" is "sampled" again ("a
+    flushed sample taken within 14 days"). A known word is its own ("release" is no "lease" again)."""
+    rest = word[2:]
+    return (word.startswith("re") and len(rest) >= 4 and not table.every_reading(word)
+            and bool(table.every_reading(rest)) and stems_cover(frozenset(content_stems(rest)), stems) > 0)
+
+
 def said_otherwise(part: QuestionPart, text: str, stems: frozenset[str] | set[str]) -> frozenset[str]:
     """The focus stems of a part that a text (its content `stems` given) does not name but says in other words: a
     WordNet synonym, or a kind of the word or what it is a kind of, close by ("grub" / "larvae", "breeding" /
-    "rearing", "charge" / "costs")."""
+    "rearing", "charge" / "costs"); a kind of person the text speaks to as "you"; a word "re-" before one it says."""
     missing = {s for s in part.focus if not stem_covered(s, stems)}
     if not missing:
         return frozenset()
@@ -353,9 +377,13 @@ def said_otherwise(part: QuestionPart, text: str, stems: frozenset[str] | set[st
     # A word of the text that is already one of the question's own ("chief") says nothing else ("executive").
     theirs = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)
               if content_stems(w) and not stems_cover(part.focus, content_stems(w))}
+    # a text that speaks to its reader ("before you travel") names the passenger or customer a question asks about
+    reader = bool(set(re.findall(r"[a-z]+", text.lower())) & lexicon().word_set("questions", "reader"))
     found = set()
     for word in re.findall(r"[A-Za-z]{3,}", part.text):
         found_stems = content_stems(word) & missing
-        if found_stems and any(near_in_meaning(word.lower(), other, table) for other in theirs):
+        if found_stems and (any(near_in_meaning(word.lower(), other, table) for other in theirs)
+                            or reader and is_a_kind_of(word.lower(), "person", table)
+                            or _again(word.lower(), stems, table)):
             found |= found_stems
     return frozenset(found)

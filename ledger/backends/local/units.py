@@ -16,7 +16,7 @@ from functools import cache, cached_property, lru_cache
 from ingest.chunking import SECTION_SEPARATOR, is_field
 from ledger.core.types import Chunk
 from ledger.judge.claims import contains_numeric, content_stems, exclusion_reason
-from ledger.judge.word_relations import POS_CODES, bundled_wordnet
+from ledger.judge.word_relations import POS_CODES, bundled_wordnet, is_a_kind_of, names_a_party
 from ledger.text.injection import as_evidence
 from ledger.text.lexicon import lexicon
 from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
@@ -28,6 +28,7 @@ _BULLET = re.compile(rf"[ \t]*{_MARK}[ \t]+$")  # all a line holds before its it
 _ITEM_MARK = re.compile(rf"^{_MARK}[ \t]+")
 # a number word that makes a compound with the next word ("Twelve-volt battery", "Three-year plan") is no figure
 _COMPOUND_HEAD = re.compile(r"\b[A-Za-z]+-(?=[A-Za-z])")
+_HAS_WORD = re.compile(r"[^\W_]")
 _TERMINAL = re.compile(r"[.!?][\"')\]*]*$")
 _LABEL_LINE = re.compile(r"^[A-Z][\w ()/&.-]{1,40}:\s+\S")
 # A fenced code block ("```sh … ```") and its fence lines.
@@ -204,8 +205,9 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
     headings: list[tuple[int, str]] = []
     depths: list[int] = []  # each heading's Markdown depth (0: a plain heading line)
     lead = ""
+    width = max((len(line.rstrip()) for line in text.splitlines()), default=0)
     for sentence, start, _ in split_sentences(text):
-        for piece, at in _line_pieces(sentence, start):
+        for piece, at in _line_pieces(sentence, start, width):
             clean = _clean(piece)
             if any(a <= at < b for a, b in code):
                 if lead and clean:
@@ -213,6 +215,8 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                 continue
             if chunk.start_char and not text[:at].strip() and (clean[:1].islower() or clean[:1] in "()[]"):
                 continue  # the tail of a line the chunk starts in ("(Main Hall)"), never a heading of what follows
+            if not _HAS_WORD.search(clean):
+                continue  # a rule of dashes or stars under a plain-text heading: nothing, and no heading
             reason = exclusion_reason(clean)
             if reason == "fragment" and clean.endswith(".") and len(clean.split()) == 1:
                 continue  # "Yes." under a question: an answer word, not the heading of what follows
@@ -231,7 +235,7 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                 clean, reason = f"{headings[-1][1]}: {clean}", None
             elif reason == "heading" or _opens_document(chunk, text, at, piece, clean) or (
                     not is_item and not clean.endswith(",") and not _ends_fields(text, at) and (
-                    (reason == "fragment" and not is_field(clean))
+                    (reason == "fragment" and not is_field(clean) and not _signed(clean))
                     or (reason == "question" and _own_line(text, at, piece))
                     or (reason is None and not _TERMINAL.search(clean) and not _LABEL_LINE.match(clean)
                         and not contains_numeric(_COMPOUND_HEAD.sub("", clean))))):
@@ -244,7 +248,8 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
             if clean[:1].islower() and not text[:at].strip():
                 continue  # the chunk starts mid-sentence: the head of this sentence is in the previous chunk
             before = _clean(text[line_start:at]) if line_start < at and not is_item else ""
-            field, field_lead = _LINE_FIELD.match(before), ""
+            # (a list item is a field too: "- Express coach (route RB2) — non-stop. Hourly, from 06:20.")
+            field, field_lead = _LINE_FIELD.match(_ITEM_MARK.sub("", before)), ""
             if field and not _LINE_FIELD.match(clean) and _continues(clean.split()[0]):
                 # a field's later sentences without a subject of their own are still its value: "Visitor centre: At
                 # the top lock. Open April to October." says when the visitor centre opens ("Required: a book by …
@@ -252,7 +257,7 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                 if field.group(2) == ":":  # (a code's line, "E4 - High temperature. Restart it.", is quoted as is)
                     clean = f"{field.group(1)}: {clean}"
                 # … and are about what it said before: "Motion 2: to ban glass bottles. Proposed by Lucy Wren."
-                field_lead = before
+                field_lead = _ITEM_MARK.sub("", before)
             elif before and _LABEL_LINE.match(clean):
                 # a field after a sentence of its line is that sentence's: "2. Fix the alarm. Owner: Dev Rao.", and
                 # one after a field is of the same thing: "Venue: The Quayside Ground. Attendance: 2,416."
@@ -262,8 +267,9 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
             elif lead:  # every item finishes its lead-in's sentence: "We will not pay for: theft from an empty home"
                 clean = f"{lead}: {lower_first(clean)}"
                 reason = exclusion_reason(clean)
-            if reason == "fragment" and _LABEL_LINE.match(clean) and not field_lead:
-                reason = None  # a field's one-word value is a fact of the document: "Decision: REFUSED"
+            if reason == "fragment" and (_LABEL_LINE.match(clean) and not field_lead or _signed(clean)):
+                reason = None  # a field's one-word value is a fact of the document: "Decision: REFUSED"; so is a
+                # signature's role: "Mrs Annabel Kerridge, Headteacher"
             if reason is not None or not MIN_UNIT_WORDS <= len(clean.split()) <= MAX_UNIT_WORDS:
                 continue
             clean = CLAUSE_NUMBER.sub("", clean)
@@ -274,6 +280,19 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
             units.append(Unit(clean, chunk, chunk.start_char + at, lead=field_lead))
     opening = headings[0][0] if headings and chunk.start_char == 0 and not text[:headings[0][0]].strip() else -1
     return [_with_section(u, _paths(headings, depths, opening), chunk.start_char) for u in units]
+
+
+def _signed(line: str) -> bool:
+    """Whether a line is a name with the role after it, as a letter is signed ("Mrs Annabel Kerridge, Headteacher",
+    "Tom Hale, Treasurer"): who holds the role, not a heading."""
+    name, _, role = line.partition(", ")
+    words = name.split()  # a title and a name, or two to four words of a name: "Mrs Annabel Kerridge", "Tom Hale"
+    if not role or not 2 <= len(words) <= 4 or not all(w[:1].isupper() for w in words):
+        return False
+    table = bundled_wordnet()
+    head = (re.findall(r"[A-Za-z]+", role) or [""])[-1]  # the role's last word names it ("Consultant Cardiologist")
+    return bool(head) and (names_a_party(head, table, noun_here=True, head_here=True)
+                           or is_a_kind_of(head.lower(), "person", table))
 
 
 def _opens_document(chunk: Chunk, text: str, at: int, piece: str, clean: str) -> bool:
@@ -301,25 +320,38 @@ def _own_line(text: str, at: int, piece: str) -> bool:
     return not _clean(text[text.rfind("\n", 0, at) + 1:at]).strip() and not _clean(after).strip()
 
 
-def _line_pieces(sentence: str, start: int) -> list[tuple[str, int]]:
+def _line_pieces(sentence: str, start: int, width: int = 0) -> list[tuple[str, int]]:
     """Split a soft-wrapped "sentence" where its lines are really separate: "Label: value" lines, or a title line
-    above the sentence it names ("Site lead\nSite lead means …")."""
+    above the sentence it names ("Site lead\nSite lead means …"). A line of hard-wrapped text that is full (the next
+    line's first word would not fit in the text's `width`) or that a lower-case line goes on from is never whole:
+    "… as her employer, Kestlow\nHousing Association, is …", "Vote: 4 in favour, 0 against, 1\nabstention (TF)."."""
     lines, at, pieces = sentence.splitlines(keepends=True), start, []
     if len(lines) == 1:
         return [(sentence, start)]
     labels = any(_LABEL_LINE.match(_clean(ln)) for ln in lines)
     starts_new = True
     for i, ln in enumerate(lines):
-        if labels or starts_new:
+        if starts_new:
             pieces.append((ln, at))
         else:
             pieces[-1] = (pieces[-1][0] + ln, pieces[-1][1])
         at += len(ln)
         following = lines[i + 1].lstrip() if i + 1 < len(lines) else ""
+        wrapped = bool(following) and not _LABEL_LINE.match(_clean(following)) and (
+            following[:1].islower() or _full(ln, following, width))
         # a capitalised line, or a numbered clause ("6.1 Either party may ..."), starts anew after a whole line
-        starts_new = (following[:1].isupper() or bool(CLAUSE_NUMBER.match(following))) and (
-            exclusion_reason(_clean(ln)) == "fragment" or _line_ends(ln))
+        starts_new = not wrapped and (labels or (following[:1].isupper() or bool(CLAUSE_NUMBER.match(following))) and (
+            exclusion_reason(_clean(ln)) == "fragment" or _line_ends(ln)))
     return pieces
+
+
+def _full(line: str, following: str, width: int) -> bool:
+    """Whether a line of hard-wrapped text ends where it does for want of room: unpunctuated, and the next line's
+    first word would have made it longer than the text's longest line."""
+    text = line.rstrip()
+    first = following.split(maxsplit=1)[0] if following.strip() else ""
+    columns = re.search(r"\S {2,}\S", line) or re.search(r"\S {2,}\S", following)  # a table's rows are whole
+    return bool(text) and not columns and not _TERMINAL.search(text) and len(text) + 1 + len(first) > width
 
 
 def _line_ends(line: str) -> bool:

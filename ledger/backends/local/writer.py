@@ -60,6 +60,7 @@ from ledger.judge.claims import content_stems
 from ledger.judge.flags import flagged_rows
 from ledger.judge.superlatives import extreme, extreme_row
 from ledger.judge.word_relations import (
+    WordNetTable,
     bundled_wordnet,
     can_be_a_noun,
     is_a_kind_of,
@@ -317,6 +318,7 @@ class LocalWriter:
         table = bundled_wordnet()
         nouns = frozenset(s for w in re.findall(r"[A-Za-z]+", part.text) if can_be_a_noun(w, table)
                           for s in content_stems(w))
+        roles = _asked_roles(part, table) if part.wants_person else frozenset()
         for i in np.argsort(-np.asarray(scores), kind="stable"):
             unit, score, sim, relevant = units[i], scores[i], float(sims[0][i]), float(sims[1][i])
             if score < ANSWER_BAR:
@@ -349,6 +351,10 @@ class LocalWriter:
                 continue  # "Property: Flat 3, …" names what "the rent for Flat 3" is asked of; it is no answer
             if part.wants_person and _names_someone(part.text, unit) not in naming:
                 continue  # "who …" is answered by a name (or, failing any, a role)
+            if part.wants_person and _qualifies_role(part, unit.text):
+                continue  # the "Vice-Chair" is not who "chaired"
+            if roles and not stems_cover(roles, unit.stems | reworded | unit.label_stems):
+                continue  # "Who is the headteacher of X?" is answered where the headteacher is named
             if on_topic and (not part.wants_figure or _states_figure(part, unit)) and _fits(part, unit):
                 found.append((score, int(i)))
         return found
@@ -427,7 +433,9 @@ def _named(part: QuestionPart, unit: Unit) -> frozenset[str]:
     "Preparation time: 20 minutes")."""
     own = frozenset(s for s in part.focus if stem_covered(s, unit.named_stems))
     around = _around(part, unit)
-    return own | around if own or around != part.focus else own
+    # (the field a sentence continues is its subject, however much of the part it names: "Express coach (route
+    # RB2) — non-stop. Hourly, …" says how often the express coach runs)
+    return own | around if own or around != part.focus or part.focus <= unit.lead_stems else own
 
 
 def _around(part: QuestionPart, unit: Unit) -> frozenset[str]:
@@ -502,6 +510,7 @@ def _focus_weights(focus: frozenset[str], units: list[Unit]) -> dict[str, float]
 
 
 _NAME = re.compile(r"(?<![\w'’-])[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?")
+_THE_BEFORE = re.compile(r"\bthe\s+$", re.IGNORECASE)  # "The Chair welcomed …": a role written with a capital
 # A speaker's label before what they say of themselves ("SANDRA: I can …", "Dr Lee: We will …").
 _SPEAKER = re.compile(r"([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}): (?:I|I'll|I'm|I've|I'd|We|We'll|We've)\b")
 
@@ -523,12 +532,42 @@ def _names_someone(question: str, unit: Unit) -> str:
         text = text[len(label) + 2:]  # a later sentence of a field opens after its label ("Motion 2: Carried.")
     lex = lexicon()
     dates = lex.word_set("calendar", "months") | lex.word_set("calendar", "weekdays")  # "every Tuesday" names no one
-    if any(m.start() > 0 and m.group(0).lower() not in asked | dates for m in _NAME.finditer(text)):
+    if any(m.start() > 0 and m.group(0).lower() not in asked | dates and not _THE_BEFORE.search(text, 0, m.start())
+           for m in _NAME.finditer(text)):
         return "name"
     speaker = _SPEAKER.match(text)
     if speaker and speaker.group(1).lower() not in asked:
         return "name"  # a transcript's "SANDRA: I can run the seed swap table": the speaker is who does it
     return "role" if _roles(question, text) else ""
+
+
+def _asked_roles(part: QuestionPart, table: WordNetTable) -> frozenset[str]:
+    """The stems of the role a "who is the …" question asks the holder of, a noun for a kind of person ending the
+    phrase after "the" ("Who is the headteacher of Hollins Brook?"): its answer names the role too, or says it
+    otherwise."""
+    asked = _WHO_IS_THE.search(part.text)
+    if asked is None:
+        return frozenset()
+    head = asked.group(1).split()[-1]
+    if not (names_a_party(head, table, noun_here=True, head_here=True) or is_a_kind_of(head, "person", table)):
+        return frozenset()
+    return frozenset(content_stems(head) & part.focus)
+
+
+_WHO_IS_THE = re.compile(r"\bwho\s+(?:is|was|are|were|will\s+be|has\s+been)\s+the\s+((?:[a-z]+\s+){0,2}[a-z]+)"
+                         r"(?=\s+(?:of|for|at|in|on)\b|\s*[?.]?\s*$)", re.IGNORECASE)
+
+
+def _qualifies_role(part: QuestionPart, text: str) -> bool:
+    """Whether a text gives the role a "who" question asks about only with a rank before it that the question does
+    not give: "Claire Dunsford; Vice-Chair." for "Who chaired the meeting?", "the deputy mayor" for "who is the
+    mayor?" (the lexicon's `rank_qualifiers`)."""
+    qualifiers = lexicon().word_set("contrasts", "rank_qualifiers")
+    if set(re.findall(r"[a-z]+", part.text.lower())) & qualifiers:
+        return False
+    words = re.findall(r"[a-z]+", text.lower())
+    roles = [i for i, w in enumerate(words) if content_stems(w) & part.focus]
+    return bool(roles) and all(i > 0 and words[i - 1] in qualifiers for i in roles)
 
 
 SUBJECT_WORDS = 4  # a word for a person among a sentence's first words is its subject ("The duty technician moves")

@@ -107,6 +107,24 @@ def test_an_answer_sentence_leaves_the_document_s_clause_number_out() -> None:
     assert units == ["A refund is paid within 14 days of the return.", "Vouchers expire after a year."]
 
 
+def test_a_hard_wrapped_line_that_is_full_goes_on_in_the_next_and_a_rule_line_heads_nothing() -> None:
+    text = ("2. DECLARATIONS OF INTEREST\n"
+            "Ngozi Eze declared an interest in item 7, as her employer, Kestlow\n"
+            "Housing Association, is one of the charity's referral partners. The\n"
+            "board approved the electric van. Vote: 4 in favour, 0 against, 1\n"
+            "abstention (TF).\n"
+            "----------------------------------------------------------------------\n"
+            "DH left the meeting.\n\n"
+            "Hotel Miradouro, Lisbon\nCheck-in 8 June")
+    units = evidence_units([make_chunk(text, "Minutes", D2026, "minutes")])
+    assert [u.text for u in units] == [
+        "Ngozi Eze declared an interest in item 7, as her employer, Kestlow Housing Association, is one of the "
+        "charity's referral partners.",
+        "The board approved the electric van.", "Vote: 4 in favour, 0 against, 1 abstention (TF).",
+        "DH left the meeting.", "Check-in 8 June"]
+    assert units[3].section == "DECLARATIONS OF INTEREST"  # the rule of dashes is no heading
+
+
 def test_a_chunk_that_starts_mid_sentence_does_not_offer_the_tail_as_a_sentence() -> None:
     text = "within 48 hours and opens a refund ticket.\n\nThe approver decides within two business days."
     units = [u.text for u in evidence_units([make_chunk(text, "Customer Refund Procedure", D2026, "refund")])]
@@ -1069,3 +1087,72 @@ def test_what_colour_or_temperature_asks_for_a_value_not_the_word(embedder) -> N
                            ("At what temperature should the seed be stored?", "4 °C")]:
         answer = answer_to(embedder, question, [notice])
         assert answer.answered and said in answer.text, (question, answer.text)
+
+
+def test_a_passage_that_speaks_to_its_reader_answers_for_the_passenger_or_tenant_asked_about(embedder) -> None:  # type: ignore[no-untyped-def]
+    notice = make_chunk("# Planned engineering works\n\n## Accessibility\n\nIf you need help, contact Assisted Travel "
+                        "on 0808 157 0655 at least 24 hours before you travel and we will arrange a taxi.\n\n"
+                        "## Tickets\n\nTickets dated for the closure are valid on the day before or after.",
+                        "Engineering works", None, "w", 1, 0)
+    answer = answer_to(embedder, "How far in advance should passengers contact Assisted Travel?", [notice])
+    assert answer.answered and "24 hours" in answer.text, answer.text
+
+
+def test_a_question_word_re_before_one_the_passage_says_is_said_and_what_role_asks_for_one(embedder) -> None:  # type: ignore[no-untyped-def]
+    report = make_chunk("COMMENTS\n\nThe lead result at the fountain is above the limit. We recommend that the "
+                        "fountain is taken out of use and that a flushed sample is taken within 14 days.\n\n"
+                        "CONTACTS\n\nFoundation: Ms Fenella Dunmore, Grants Manager - questions about the terms of "
+                        "this award.", "Report", None, "r", 1, 0)
+    for question, said in [("Within how many days should the fountain be resampled?", "14 days"),
+                           ("What role does Fenella Dunmore hold?", "Grants Manager")]:
+        answer = answer_to(embedder, question, [report])
+        assert answer.answered and said in answer.text, (question, answer.text)
+
+
+def test_who_holds_a_role_is_the_signature_that_names_it_not_a_deputy_or_an_address(embedder) -> None:  # type: ignore[no-untyped-def]
+    letter = make_chunk("# Hollins Brook Primary School\n\nMill Lane, Hollins Brook, Wexcombe WX9 4HB · "
+                        "Tel 0113 496 0735\n\n## A message from Mrs Kerridge\n\nDear Parents and Carers,\n\n"
+                        "Thank you to everyone who dressed up for World Book Day.\n\nWarm wishes,\n"
+                        "Mrs Annabel Kerridge, Headteacher",
+                        "Hollins Brook Primary School", None, "n", 1, 0)
+    answer = answer_to(embedder, "Who is the headteacher of Hollins Brook Primary School?", [letter])
+    assert answer.answered and "Annabel Kerridge" in answer.text and "Mill Lane" not in answer.text, answer.text
+    from ingest.tables import aligned_tables
+
+    minutes = make_chunk(aligned_tables(  # as the loader reads names and roles set out in columns
+        "MINUTES OF THE MEETING OF THE BOARD OF TRUSTEES\nHeld on Tuesday 16 March 2027\n\nPRESENT\n"
+        "  Dr Yvonne Achterberg     Chair\n  Claire Dunsford          Vice-Chair\n\n1. WELCOME\n"
+        "The Chair welcomed everyone."), "Minutes", None, "m", 1, 0)
+    answer = answer_to(embedder, "Who chaired the meeting?", [minutes])
+    assert answer.answered and "Yvonne Achterberg" in answer.text, answer.text
+    assert "Claire Dunsford" not in answer.text and "welcomed" not in answer.text, answer.text
+
+
+def test_a_verb_that_only_says_something_happens_is_no_word_the_answer_must_have(embedder) -> None:  # type: ignore[no-untyped-def]
+    clubs = make_chunk(
+        "## After-school and lunchtime clubs (spring term)\n\n| Club | Day | Time | Year groups | Led by | Cost |\n"
+        "|---|---|---|---|---|---|\n| Football | Monday | 3:15–4:15pm | Y3–Y6 | Mr Doyle | Free |\n"
+        "| Coding | Tuesday | 3:15–4:30pm | Y5–Y6 | Ms Adeyemi | £2.00 per session |\n"
+        "| Choir | Wednesday | 12:40–1:10pm (lunchtime) | Y3–Y6 | Mrs Pelham | Free |\n\n"
+        "Coding Club is full; please ask the office to join the waiting list.", "Newsletter", None, "c", 1, 0)
+    answer = answer_to(embedder, "When does Coding Club meet?", [clubs])
+    assert answer.answered and "Tuesday" in answer.text and "Monday" not in answer.text, answer.text
+
+
+def test_how_much_something_costs_is_answered_by_a_sum_of_money_not_its_age(embedder) -> None:  # type: ignore[no-untyped-def]
+    notice = make_chunk("## What is happening?\n\nWe are replacing the 140-year-old deck of Cadwell Viaduct (built "
+                        "1887) and installing new signalling.\n\n## Tickets\n\nA day return costs £12.40.",
+                        "Engineering works", None, "v", 1, 0)
+    answer = answer_to(embedder, "How much is the viaduct replacement costing?", [notice])
+    assert not answer.answered, answer.text
+    answer = answer_to(embedder, "How much does a day return cost?", [notice])
+    assert answer.answered and "£12.40" in answer.text, answer.text
+
+
+def test_a_list_item_s_later_sentences_are_about_what_it_opens_with(embedder) -> None:  # type: ignore[no-untyped-def]
+    buses = make_chunk("### Replacement buses\n\nTwo types of bus will run:\n\n- **Stopping bus (route RB1)** — calls "
+                       "at every station. Every 30 minutes. Journey time about 65 minutes.\n- **Express coach (route "
+                       "RB2)** — non-stop. Hourly, departing at 20 minutes past each hour. Journey time about 50 "
+                       "minutes.\n", "Engineering works", None, "b", 1, 0)
+    answer = answer_to(embedder, "How often does the express coach run?", [buses])
+    assert answer.answered and "Hourly" in answer.text and "Every 30 minutes" not in answer.text, answer.text
