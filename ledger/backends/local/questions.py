@@ -343,13 +343,16 @@ def question_parts(question: str) -> list[QuestionPart]:
 def _has(stem: str, have: frozenset[str] | set[str]) -> bool:
     # a short stem only as itself or its doer ("own" in "owner", "use" in "user"): "art" is not in "artist"
     doers = (f"{stem}r",) if stem.endswith("e") else (f"{stem}er", f"{stem}or")
+    # a noun in "-ure" is its verb's ("closure" of "closed", "departure" of "departs")
+    verb = stem[:-2] if stem.endswith("ur") and len(stem) >= 6 else ""
     return stem in have or any(d in have for d in doers) or (
-        len(stem) >= 4 and any(h.startswith(stem) or (len(h) >= 4 and stem.startswith(h)) for h in have))
+        len(stem) >= 4 and any(h.startswith(stem) or (len(h) >= 4 and stem.startswith(h)) for h in have)) or (
+        bool(verb) and any(h.startswith(verb) for h in have))
 
 
 def stem_covered(stem: str, have: frozenset[str] | set[str]) -> bool:
     """Whether `have` names a stem: itself, its doer ("own", "owner"), a word sharing a prefix of 4+ letters ("mileag"
-    and "mile"), or a synonym ("kept" and "retention")."""
+    and "mile"), its verb ("closur" and "close"), or a synonym ("kept" and "retention")."""
     return _has(stem, have) or any(_has(s, have) for s in _words().synonyms.get(stem, ()) if s != stem)
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -332,6 +333,9 @@ class LocalWriter:
             reworded = said_otherwise(part, unit.text, unit.stems)
             if part.counted and _counts_what_is_asked(part, unit):
                 reworded |= part.counted  # "12 residents" names the "people" asked about
+            if part.wants_figure and (any(q.ranged and q.kind in DEADLINE_KINDS for q in unit.quantities)
+                                      or sum(q.kind in ("date", "time") for q in unit.quantities) >= 2):
+                reworded |= part.focus & _range_ends()  # "Sat 10 Apr – Sun 18 Apr" says when it begins and ends
             if (part.focus & unknown) - reworded and sim < UNKNOWN_WORD_SIMILARITY:
                 break  # the question names something no evidence sentence mentions ("in Europe")
             covered, asked = _coverage(part, unit, reworded)
@@ -539,6 +543,15 @@ def _names_someone(question: str, unit: Unit) -> str:
     if speaker and speaker.group(1).lower() not in asked:
         return "name"  # a transcript's "SANDRA: I can run the seed swap table": the speaker is who does it
     return "role" if _roles(question, text) else ""
+
+
+@cache
+def _range_ends() -> frozenset[str]:
+    """The stems of the words that ask for one end of a span ("begin", "end", "open", "close"; the lexicon's
+    `range_start_words` and `range_end_words`): a range of dates or times states both."""
+    lex = lexicon()
+    return frozenset(content_stems(" ".join((*lex.words("figures", "range_start_words"),
+                                             *lex.words("figures", "range_end_words")))))
 
 
 def _asked_roles(part: QuestionPart, table: WordNetTable) -> frozenset[str]:

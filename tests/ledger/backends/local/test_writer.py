@@ -1156,3 +1156,14 @@ def test_a_list_item_s_later_sentences_are_about_what_it_opens_with(embedder) ->
                        "minutes.\n", "Engineering works", None, "b", 1, 0)
     answer = answer_to(embedder, "How often does the express coach run?", [buses])
     assert answer.answered and "Hourly" in answer.text and "Every 30 minutes" not in answer.text, answer.text
+
+
+def test_when_something_begins_is_answered_by_the_span_it_runs_for(embedder) -> None:  # type: ignore[no-untyped-def]
+    # the table says "Section closed" and gives the days, never "closure" or "begin"
+    works = make_chunk("## What is happening?\n\n| Phase | Dates | Section closed | Times |\n|---|---|---|---|\n"
+                       "| 1 | Sat 10 Apr – Sun 18 Apr 2027 (9 days) | Ashby Mount ↔ Fennick Bay | All day |\n"
+                       "| 2 | Sun 25 Apr and Sun 2 May 2027 | Larchmont Central ↔ Ashby Mount | Until 11:00 |\n\n"
+                       "## FAQ\n\n**Will the first train still run?**\n\nYes in Phase 1.", "Engineering works", None,
+                       "p", 1, 0)
+    answer = answer_to(embedder, "When does the Phase 1 closure begin?", [works])
+    assert answer.answered and "10 Apr" in answer.text and "25 Apr" not in answer.text, answer.text
