@@ -356,10 +356,12 @@ def _after_term(out: list[str]) -> bool:
 
 
 def _html_row(row: Tag, in_pre: bool) -> str:
-    """A table row's non-empty cells joined by " | "; text of a nested table's cell counts in that cell only."""
+    """A table row's non-empty cells joined by " | ", with a rule under a row of header cells (`<th>`); text of a
+    nested table's cell counts in that cell only."""
     from bs4 import CData, NavigableString, Tag
 
     cells: list[list[str]] = []
+    kinds: list[str] = []
     stack: list[tuple[PageElement, int, bool]] = [(child, -1, in_pre) for child in reversed(row.contents)]
     while stack:
         node, cell, pre = stack.pop()
@@ -369,13 +371,18 @@ def _html_row(row: Tag, in_pre: bool) -> str:
             if node.name in ("td", "th"):
                 cell = len(cells)
                 cells.append([])
+                kinds.append(node.name)
             inner_pre = pre or node.name == "pre"
             stack.extend((child, cell, inner_pre) for child in reversed(node.contents))
         elif cell >= 0 and type(node) in (NavigableString, CData):
             piece = (str(node) if pre or type(node) is CData else _HTML_SPACE.sub(" ", str(node))).strip()
             if piece:
                 cells[cell].append(piece)
-    return " | ".join(text for text in (" ".join(parts) for parts in cells) if text)
+    texts = [text for text in (" ".join(parts) for parts in cells) if text]
+    line = " | ".join(texts)
+    if len(texts) > 1 and set(kinds) == {"th"}:  # a row of header cells heads the table: a rule under it says so
+        line += "\n|" + "---|" * len(texts)
+    return line
 
 
 # ---------------------------------------------------------------------------------------------- docx

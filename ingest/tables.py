@@ -148,14 +148,30 @@ def _aligned_table(block: list[str]) -> list[str] | None:
             merged[-1] = [f"{a} {b}".strip() for a, b in zip(merged[-1], row, strict=True)]
         else:
             merged.append(row)
+    merged = _with_units_joined(merged)
     headed = rule == 1 or (rule is None and len(merged) > 2 and not _has_digit(merged[0])
                            and all(_has_digit(r) for r in merged[1:]))
     if headed:
         header, body = merged[0], merged[1:]
     else:  # no header: a rule on top says so, or `render_tables` would take a first row without digits for one
         header, body = [], merged
-    lines = (["| " + " | ".join(header) + " |"] if header else []) + ["|" + "---|" * len(starts)]
+    lines = (["| " + " | ".join(header) + " |"] if header else []) + ["|" + "---|" * len(body[0])]
     return lines + ["| " + " | ".join(row) + " |" for row in body]
+
+
+def _with_units_joined(rows: list[list[str]]) -> list[list[str]]:
+    """Rows with a column of one short word before a column of figures joined to it: a currency set out on its own
+    ("GBP    293.18") is the amount's, "GBP 293.18"."""
+    j = 0
+    while j < len(rows[0]) - 1:
+        unit = {row[j] for row in rows if row[j]}
+        figures = [row[j + 1] for row in rows if row[j + 1]]
+        if (len(unit) == 1 and len(next(iter(unit))) <= 4 and not _has_digit(list(unit)) and figures
+                and all(cell[:1].isdigit() for cell in figures)):
+            rows = [[*row[:j], f"{row[j]} {row[j + 1]}".strip(), *row[j + 2:]] for row in rows]
+        else:
+            j += 1
+    return rows
 
 
 def _has_digit(cells: list[str]) -> bool:

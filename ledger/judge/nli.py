@@ -20,7 +20,7 @@ from ledger.core.types import Chunk
 from ledger.judge.support import SAYS_MORE, SupportCheck, SupportChecker
 from ledger.judge.support_rules import figures_stated_otherwise
 from ledger.text.figure_context import is_row_sentence
-from ledger.text.quantities import compare_quantities, extract_quantities
+from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
 from ledger.text.terms import key_terms, same_direction, signed_change, unstated_tail
 
 NLI_LABELS = ("contradiction", "entailment", "neutral")
@@ -67,7 +67,7 @@ def label_indices(id2label: Mapping[Any, str]) -> dict[str, int]:
 def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThresholds | None = None,
             figures_reworded: bool = True, added: tuple[str, ...] = (),
             stated_otherwise: bool = False, tabular: bool = False, direction_agrees: bool = False,
-            change_agrees: bool = False) -> SupportCheck:
+            change_agrees: bool = False, another_day: bool = False) -> SupportCheck:
     """The support after the model's say on the local check's quote. Pure.
 
     - a local contradiction from figures, dates, negation or a swapped name stands, and so does a quote that states
@@ -87,7 +87,8 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
       an appended reason or detail, where a paraphrase's other words are spread through the claim;
     - an entailment (>= `entailment`) turns partial support into full;
     - a quote the rules found no support in (at least `related` similar) is partial support when the model finds
-      it entailed (>= `rescue`) and a contradiction when it finds it contradicted (>= `refute`), unless the quote
+      it entailed (>= `rescue`; not when the claim gives a day the quote does not while it gives others,
+      `another_day`) and a contradiction when it finds it contradicted (>= `refute`), unless the quote
       gives the claim's change as a signed share going the claim's way ("−28%" for "fell by 28%", which the model
       reads as a contradiction: `direction_agrees`): the rules see
       figures and words, the model reads paraphrase, implication, antonyms and roles (a quote that lacks an amount
@@ -116,7 +117,7 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
         reason = f"{local.reason}; the model finds it entailed ({said})"
         return replace(local, support="full", rule="nli", reason=reason)
     if local.support == "none" and local.quote and local.rule != "error" and local.similarity >= t.related:
-        if entail >= t.rescue and entail >= contra:
+        if entail >= t.rescue and entail >= contra and not another_day:
             return replace(local, support="partial", rule="nli", reason=f"{MODEL_ENTAILED} ({said})")
         if contra >= t.refute and not direction_agrees:
             return replace(local, support="contradicted", rule="nli",
@@ -142,6 +143,18 @@ def figure_missing(claim: str, quote: str) -> bool:
     otherwise in the quote ("the eighth season"). Pure."""
     agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
     return any(m.claim.kind in _AMOUNTS for m in agreement.absent) or any(m.sources for m in agreement.matched)
+
+
+def other_day(claim: str, quote: str) -> bool:
+    """Whether the claim gives a day the quote does not, while the quote gives other days ("readings for 31/03/2027"
+    against a row of 31/12/2026): the model may read it as refuted, not as entailed. Pure."""
+    found = extract_quantities(quote)
+    agreement = compare_quantities(extract_quantities(claim), found)
+    return any(_a_day(m.claim) for m in (*agreement.absent, *agreement.conflicts)) and any(_a_day(q) for q in found)
+
+
+def _a_day(q: Quantity) -> bool:
+    return q.kind == "date" and q.parts[2] is not None and q.parts[3] is not None
 
 
 UNSUPPORTED_READ = 2  # a claim's quotes without support that the model reads, the most similar first
@@ -247,7 +260,7 @@ class CrossEncoderSupportChecker:
             out[i] = combine(local[i], p, self.thresholds, reworded, unstated_tail(claim, local[i].quote),
                              otherwise, is_row_sentence(local[i].quote),
                              (signed := signed_change(claim, local[i].quote)) is not None and signed[0],
-                             same_direction(claim, local[i].quote))
+                             same_direction(claim, local[i].quote), other_day(claim, local[i].quote))
         # (not support dropped for the words a claim adds at its end, "added": the quote alone lacks them just the same)
         # ... and with its document's title before it: a claim names what the document is about ("Each Parcelwise
         # API key may make 600 requests per minute." of "Each key may …" in the Parcelwise API's reference)

@@ -11,12 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cache
 
 from ingest.chunking import is_heading
 from ingest.retrieval import code_shape, mentions, named_terms
 from ledger.core.types import Support
 from ledger.text.alignment import states_verbatim
 from ledger.text.derived import order_holds
+from ledger.text.lexicon import lexicon
 from ledger.text.quantities import (
     Agreement,
     Quantity,
@@ -85,6 +87,7 @@ class SupportFeatures:
     reversed_change: tuple[str, str] | None = None  # (quote's, claim's) "from X to Y" of one change, in opposite ways
     dropped_condition: tuple[str, str] | None = None  # (claim's "always", quote's "only if"): a condition left out
     added: str = ""  # a name the claim adds to a list of names the quote gives ("England, Wales and Scotland")
+    superlative: str = ""  # an end the claim puts something at that the quote does not ("the largest this season")
     role_field: bool = False  # the swap is of a field's name: the claim gives its role to another ("Chair: …")
 
 
@@ -135,6 +138,25 @@ def added_to_list(claim: str, quote: str) -> str:
 
 _BOTH = re.compile(r"\bboth\s+(?:the\s+|its\s+|their\s+)?([a-z]+(?:\s+[a-z]+)?)\s+and\s+(?:the\s+|its\s+|their\s+)?"
                    r"([a-z]+(?:\s+[a-z]+)?)\b")
+
+
+def unstated_superlative(claim: str, quote: str) -> str:
+    """A superlative the claim puts something at ("the largest", "the cheapest"; the lexicon's `highest` and `lowest`
+    but the quantifiers "most", "least", "maximum", "minimum") when the quote has none of that end: "The crowd of
+    1,186 was the largest this season" against "A crowd of 1,186 packed into the ground". Empty when there is none
+    (a table's ends are decided from its rows: `ledger.judge.superlatives`)."""
+    for end in _superlative_words():
+        said = [w for w in end if re.search(rf"\b{re.escape(w)}\b", claim, re.IGNORECASE)]
+        if said and not any(re.search(rf"\b{re.escape(w)}\b", quote, re.IGNORECASE) for w in end):
+            return said[0]
+    return ""
+
+
+@cache
+def _superlative_words() -> tuple[tuple[str, ...], ...]:
+    lex = lexicon()
+    quantifiers = {"most", "least", "maximum", "minimum"}
+    return tuple(tuple(w for w in lex.words("questions", end) if w not in quantifiers) for end in ("lowest", "highest"))
 
 
 def heading_code_swap(claim: str, quote: str, above: str, context: str = "") -> tuple[str, str] | None:
@@ -266,6 +288,7 @@ def features(
         dropped_condition=(dropped_condition(claim, quote) or _dropped_limit(claim, polar_quote, agreement)
                            or overstated_quantifier(claim, quote)),
         added=added_to_list(claim, quote),
+        superlative=unstated_superlative(claim, quote),
         role_field=given is not None,
     )
 
@@ -374,6 +397,8 @@ def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
     if f.swaps and related and f.coverage >= t.on_topic_coverage and not q.absent:
         ours, theirs = f.swaps[0]
         return "contradicted", "swap", f"evidence says {theirs}, claim says {ours}"
+    if f.superlative:  # "the largest crowd this season" of "A crowd of 1,186": the quote ranks nothing
+        return "none", "none", f"the quote does not say '{f.superlative}'"
     if f.similarity < t.related_similarity and f.coverage < t.related_coverage:
         return "none", "none", f"the evidence does not address the claim (similarity {f.similarity:.2f})"
     clean = not (q.conflicts or f.swaps or q.absent or flipped)

@@ -58,6 +58,9 @@ DATE_RE = re.compile(
     r"|(?P<qw>\b(?P<qwn>first|second|third|fourth)[\s-]+quarter(?:\s+(?:of\s+)?(?P<qwy>\d{4}))?\b)"
     r"|(?P<fy>\b(?:FY\s*'?|fiscal\s+year\s+)(?P<fyy>\d{4}|\d{2})\b)"
     r"|(?P<wd>\b(?:" + "|".join(WEEKDAYS) + r")s?\b)"
+    # a weekday's short form only capitalised and before a day's number ("Tue 16 & Wed 17 Mar"): "sat", "wed" and
+    # "sun" are words too
+    r"|(?P<wda>\b(?-i:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\b\.?(?=\s+\d{1,2}\b))"
     # A month on its own only when capitalised, and never "May" (the modal verb starts sentences too).
     r"|(?P<mon>\b(?-i:January|February|March|April|June|July|August|September|October|November|December)\b)",
     re.IGNORECASE,
@@ -168,6 +171,9 @@ def date_parts(m: re.Match[str]) -> tuple[str, DateParts] | None:
         return "date", (year(g["fyy"]), None, None, None)
     if g["wd"]:
         return "weekday", (None, None, None, WEEKDAYS.index(g["wd"].lower().rstrip("s")))
+    if g["wda"]:
+        short = g["wda"].lower()[:3]
+        return "weekday", (None, None, None, next(i for i, day in enumerate(WEEKDAYS) if day.startswith(short)))
     if g["mon"]:
         mon = month(g["mon"])
         return "date", (None, quarter(mon), mon, None)

@@ -186,7 +186,32 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
              for q in found]
     # the number of a numbered heading or clause ("1. TERM", "2.1 The rent is ...") names it: no amount
     found = [replace(q, identifier=True) if q.kind == "number" and _numbers_its_line(text, q) else q for q in found]
-    return tuple(read_ages(text, describe_figures(text, shared_units(text, sorted(found, key=lambda q: q.start)))))
+    found = _days_of_a_later_month(text, sorted(found, key=lambda q: q.start))
+    return tuple(read_ages(text, describe_figures(text, shared_units(text, found))))
+
+
+_DAY_THEN = re.compile(r"\s*(?:,|&|and|or|to|until|till|through|[-–—])\s*$", re.IGNORECASE)
+
+
+def _days_of_a_later_month(text: str, found: list[Quantity]) -> list[Quantity]:
+    """A weekday's bare day number shares the month of the date after it: "Tuesday 16 and Wednesday 17 March", "Tue 16
+    & Wed 17 Mar" are 16 and 17 March. Pure."""
+    out = list(found)
+    for n in range(len(out) - 3, -1, -1):
+        weekday, day = out[n], out[n + 1]
+        if weekday.kind != "weekday" or day.kind != "number" or not day.value.is_integer():
+            continue
+        if not 1 <= day.value <= 31 or text[weekday.end:day.start].strip(" .,"):
+            continue
+        later = next((q for q in out[n + 2:n + 4] if q.kind == "date" and q.parts[2] is not None
+                      and q.parts[3] is not None), None)
+        if later is None or not _DAY_THEN.match(text[day.end:later.start].replace(
+                text[out[n + 2].start:out[n + 2].end] if out[n + 2] is not later else "", " ")):
+            continue
+        year, quarter, month, _ = later.parts
+        out[n + 1] = replace(day, kind="date", value=day.value, parts=(year, quarter, month, int(day.value)),
+                             context=frozenset(), identifier=False)
+    return out
 
 
 @cache

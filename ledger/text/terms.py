@@ -390,14 +390,17 @@ def same_direction(claim: str, quote: str) -> bool:
 
 
 def signed_change(claim: str, quote: str) -> tuple[bool, str, str] | None:
-    """(agrees, claim's word, quote's figure) when the quote gives a change of the claim's as a signed share
-    ("Change: −28%" for "fell by 28%": it agrees; for "rose by 28%" it goes the other way) and the claim names its
-    direction one way only. Pure."""
+    """(agrees, claim's word, quote's figure) when the quote gives a change of the claim's as a signed share or amount
+    ("Change: −28%" for "fell by 28%": it agrees; for "rose by 28%" it goes the other way; "-483 kWh" for "rose by
+    483 kWh") and the claim names its direction one way only. Pure."""
     rules = _rules()
     ours = _canonical_tokens(claim)
     shares = {m.group(1).replace(",", "") for m in _SHARE.finditer(claim)}
-    for m in _SIGNED_SHARE.finditer(quote):
-        if m.group(2).replace(",", "") not in shares:
+    amounts = {m.group(0).replace(",", "") for m in _NUMBER.finditer(claim)}
+    signed = [(m, shares) for m in _SIGNED_SHARE.finditer(quote)] + [
+        (m, amounts) for m in _SIGNED_AMOUNT.finditer(quote)]  # "-483 kWh" for "rose by 483 kWh"
+    for m, said in signed:
+        if m.group(2).replace(",", "") not in said:
             continue
         up = [s for w, s in ours if w in rules.up]
         down = [s for w, s in ours if w in rules.down]
@@ -408,6 +411,9 @@ def signed_change(claim: str, quote: str) -> tuple[bool, str, str] | None:
 
 _SHARE = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s?%")
 _SIGNED_SHARE = re.compile(r"(?:^|(?<=[\s(:;]))([+−–-])\s?(\d[\d,]*(?:\.\d+)?)\s?%")
+# a signed amount in a unit, the sign right before it: "-483 kWh", "+£2.3m" (not "10 - 20", a range)
+_SIGNED_AMOUNT = re.compile(r"(?:^|(?<=[\s(:;]))([+−–-])[£$€]?(\d[\d,]*(?:\.\d+)?)(?=\s?[A-Za-zµ£$€])")
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
 def crossed_slots(claim: str, quote: str) -> tuple[tuple[str, str], ...]:

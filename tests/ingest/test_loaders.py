@@ -111,7 +111,7 @@ three business days.</p>
                 "Refund rules for customers",
                 "Refunds are paid within three business days.",
                 "- No cash refunds.\n- No gift cards.",
-                "Amount | Approver\nUp to $750 | Agent",
+                "Amount | Approver\n|---|---|\nUp to $750 | Agent",  # a row of <th> cells is ruled off as the header
             ],
         ),
         (

@@ -142,3 +142,21 @@ def test_names_and_roles_in_columns_are_rows_without_a_header_and_aligned_fields
         "Dr Yvonne Achterberg; Chair.", "Claire Dunsford; Vice-Chair.",
         "Dissemination and open access; £7,500.", "TOTAL; £348,650.",
     ]
+
+
+def test_a_currency_set_out_in_its_own_column_is_its_amount_s() -> None:
+    bill = ("SUMMARY\n"
+            "Electricity charges this period                         GBP  293.18\n"
+            "Gas charges this period                                 GBP  228.03\n")
+    assert _loaded_rows(bill) == ["Electricity charges this period; GBP 293.18.",
+                                  "Gas charges this period; GBP 228.03."]
+
+
+def test_an_html_row_of_header_cells_heads_its_table_whatever_its_words() -> None:
+    from ingest.loaders import parse_file
+
+    page = ("<html><body><h2>Registration fees</h2><table><thead><tr><th>Category</th><th>Early bird (by 31 July "
+            "2027)</th><th>Standard</th></tr></thead><tbody><tr><td>Student</td><td>&pound;35</td><td>&pound;45</td>"
+            "</tr></tbody></table></body></html>")
+    doc = parse_file(Path("fees.html"), page.encode(), None)
+    assert "Student (Early bird (by 31 July 2027): £35; Standard: £45)." in render_tables(doc.text)[0]

@@ -27,6 +27,7 @@ from ledger.judge.nli import (
     figure_missing,
     figures_reworded,
     label_indices,
+    other_day,
     premise,
     worth_reading,
 )
@@ -425,3 +426,15 @@ def test_the_model_does_not_overturn_figures_matched_in_the_cells_of_a_table_row
     # the model read "The surplus fell from £72,300 in 2024 to £64,100 in 2025." against the row as contradicted
     assert combine(matched, contradiction, tabular=True).support == "full"
     assert combine(matched, contradiction).support == "contradicted"  # prose: the model's reading stands
+
+
+def test_the_model_does_not_find_a_claim_entailed_by_a_quote_of_another_day() -> None:
+    # the model read a row of 31/12/2026 as entailing what the claim says of 31/03/2027
+    readings = "Readings for 31/03/2027 were actual."
+    row = "Reading date; Reading (m3); Type. 31/12/2026; 4,112; Actual."
+    assert other_day(readings, row) and not other_day(readings, "The reading of 31 March 2027 was an actual one.")
+    entailed = {"entailment": 0.8, "neutral": 0.15, "contradiction": 0.05}
+    assert combine(local("none", quote=row), entailed).support == "partial"
+    assert combine(local("none", quote=row), entailed, another_day=True).support == "none"
+    refuted = {"entailment": 0.05, "neutral": 0.1, "contradiction": 0.85}  # a refutation still counts
+    assert combine(local("none", quote=row), refuted, another_day=True).support == "contradicted"

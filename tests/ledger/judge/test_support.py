@@ -638,3 +638,21 @@ def test_one_of_both_things_a_claim_names_that_the_quote_leaves_out_is_not_suppo
     assert decide_support(f)[0] == "none"
     assert not features("Cover applies to both the buildings and the contents.",
                         "Cover applies to the buildings and the contents.", 0.95).added
+
+
+def test_a_superlative_the_quote_does_not_state_is_not_supported() -> None:
+    crowd = "A crowd of 1,186 packed into the Mallory Ground and saw the home side come from behind twice."
+    f = features("The crowd of 1,186 was the largest at the Mallory Ground this season.", crowd, 0.77)
+    assert f.superlative == "largest" and decide_support(f)[0] == "none"
+    assert not features("The Brisa is the cheapest model.", "The Brisa has the lowest price of the three.",
+                        0.75).superlative  # another word for the same end
+    assert not features("It holds at most 50 IDs.", "It accepts up to 50 IDs.", 0.8).superlative  # a quantifier
+
+
+def test_a_change_given_as_a_signed_amount_goes_the_claim_s_way_or_the_other() -> None:
+    from ledger.text.terms import signed_change
+
+    row = "Gas; 3,684 kWh; 3,201 kWh; -483 kWh (-13.1%)."
+    assert signed_change("Her gas usage rose by 483 kWh.", row) == (False, "rose", "-483")
+    assert signed_change("Her gas usage fell by 483 kWh.", row) == (True, "fell", "-483")
+    assert signed_change("It rose by 10 kWh.", "from 10 - 20 kWh") is None  # a range, not a sign

@@ -819,3 +819,11 @@ def test_a_change_said_without_figures_against_a_baseline_the_quote_gives_the_ot
     assert reversed_change("Nitrate levels fell compared with the March 2026 report.", quote) is not None
     assert reversed_change("Nitrate levels rose compared with the March 2026 report.", quote) is None
     assert reversed_change("Sales fell compared with last year.", quote) is None  # not what the quote's figures are of
+
+
+def test_a_weekday_s_day_number_shares_the_month_of_the_date_after_it() -> None:
+    listing = "Tue 16 & Wed 17 Mar – Parents' evenings, 3:30pm–7:00pm"
+    assert statuses("Parents' evenings take place on Tuesday 16 and Wednesday 17 March.", listing) == ["matched"] * 4
+    assert "conflict" in statuses("Parents' evenings take place on Tuesday 16 and Wednesday 18 March.", listing)
+    assert [q.kind for q in extract_quantities("She sat 10 exams on Tuesday 16 people came")] == [
+        "count", "weekday", "count"]  # "sat" is a verb; a weekday before a count is no date
