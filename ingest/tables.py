@@ -126,8 +126,9 @@ def _column_starts(rows: list[str]) -> list[int]:
 
 def _aligned_table(block: list[str]) -> list[str] | None:
     """A block of lines set out in columns as table lines with pipes ("| Lead | ug/L | 10 |"), a rule under its
-    header: the header is the row above a line of dashes, or a first row without digits over rows that all have
-    some (a list of names and roles has none: "Dr Ada Byron; Chair."). None when the block is no table: fewer than
+    header: the header is the row above a line of dashes, a first row no cell of which opens with a figure over rows
+    that all have some, or a first row with an empty corner cell (a list of names and roles has none: "Dr Ada Byron;
+    Chair."). None when the block is no table: fewer than
     two rows or columns, a column only one row fills, or "Label:   value" fields."""
     rule = next((i for i, line in enumerate(block) if _DASHES.fullmatch(line)), None)
     rows = [line for line in block if not _DASHES.fullmatch(line)]
@@ -149,8 +150,16 @@ def _aligned_table(block: list[str]) -> list[str] | None:
         else:
             merged.append(row)
     merged = _with_units_joined(merged)
-    headed = rule == 1 or (rule is None and len(merged) > 2 and not _has_digit(merged[0])
-                           and all(_has_digit(r) for r in merged[1:]))
+    first = merged[0]
+    # a header names its columns: no word of it is a figure (outside brackets: "Reading (m3)", "E7 Plus (630 Wh)"),
+    # no cell has the shape of the cells below it ("E03" above "E05"), and the rows below all have figures; or its
+    # corner cell is empty over the labels of the rows below
+    like_below = any(_has_digit([cell]) and _shape(cell) in {_shape(r[j]) for r in merged[1:]}
+                     for j, cell in enumerate(first))
+    headed = rule == 1 or rule is None and len(merged) > 2 and (
+        (not any(_FIGURE_WORD.search(_BRACKETED.sub("", cell)) for cell in first) and not like_below
+         and all(_has_digit(r) for r in merged[1:]))
+        or (not first[0] and all(first[1:]) and all(r[0] for r in merged[1:])))
     if headed:
         header, body = merged[0], merged[1:]
     else:  # no header: a rule on top says so, or `render_tables` would take a first row without digits for one
@@ -172,6 +181,15 @@ def _with_units_joined(rows: list[list[str]]) -> list[list[str]]:
         else:
             j += 1
     return rows
+
+
+_FIGURE_WORD = re.compile(r"(?<![\w.])[£$€]?\d")  # a word that is a figure: "987 kWh", "GBP 0.00", "£12"
+_BRACKETED = re.compile(r"\([^()]*\)")  # a header's unit or note: "Reading (m3)", "E7 Plus (630 Wh)"
+
+
+def _shape(cell: str) -> str:
+    """A cell with its digits as 0: cells of one kind share it ("E03", "E05": "E00"; "PAS-M-014", "PAS-M-021")."""
+    return re.sub(r"\d", "0", cell)
 
 
 def _has_digit(cells: list[str]) -> bool:

@@ -160,3 +160,18 @@ def test_an_html_row_of_header_cells_heads_its_table_whatever_its_words() -> Non
             "</tr></tbody></table></body></html>")
     doc = parse_file(Path("fees.html"), page.encode(), None)
     assert "Student (Early bird (by 31 July 2027): £35; Standard: £45)." in render_tables(doc.text)[0]
+
+
+def test_a_plain_text_table_s_header_may_hold_units_and_names_but_not_figures_of_its_rows() -> None:
+    readings = ("Reading date   Reading (m3)    Type\n31/12/2026          4,112      Actual\n"
+                "31/03/2027          4,398      Estimated\n")
+    assert _loaded_rows(readings) == ["31/12/2026 (Reading (m3): 4,112; Type: Actual).",
+                                      "31/03/2027 (Reading (m3): 4,398; Type: Estimated)."]
+    ranges = ("Mode     E7 (482 Wh)     E7 Plus (630 Wh)\nEco      up to 120 km    up to 155 km\n"
+              "Tour     up to 85 km     up to 110 km\n")
+    assert _loaded_rows(ranges)[0] == "Eco (E7 (482 Wh): up to 120 km; E7 Plus (630 Wh): up to 155 km)."
+    codes = "E01    Speed sensor signal missing.\nE03    Battery temperature too high.\nE05    Battery too cold.\n"
+    assert _loaded_rows(codes)[0] == "E01; Speed sensor signal missing."  # a code like those below is no header
+    usage = ("                 2026         2027\nElectricity      1,112 kWh    987 kWh\n"
+             "Gas              3,684 kWh    3,201 kWh\n")
+    assert _loaded_rows(usage)[0] == "Electricity (2026: 1,112 kWh; 2027: 987 kWh)."  # an empty corner heads it

@@ -82,8 +82,8 @@ class Unit:
     def names_subject(self) -> frozenset[str]:
         """The content stems of whom its record is of, when it is the field that names them ("Property: Flat 3, 19
         Linden Terrace"); empty for every other unit."""
-        if not self.subject or not self.is_label or self.text.split(":", 1)[1].strip().rstrip(".") != self.subject:
-            return frozenset()
+        if not self.subject or not self.is_label or not self.text.split(":", 1)[1].strip().startswith(self.subject):
+            return frozenset()  # (a letter's "RE: Mr Gerald Ashworth-Pryce  DOB: …" names them, then more fields)
         return _stems_of(self.subject)
 
     @cached_property
@@ -421,21 +421,30 @@ def _masthead(text: str) -> str:
     return " ".join(lines)
 
 
+_NEXT_LABEL = re.compile(r"\s+(?=[A-Z][\w .]{0,20}:\s)")  # "… ASHWORTH-PRYCE DOB: 03/11/1958": the next field
+_HONORIFIC_NAME = re.compile(r"(?i:mr|mrs|ms|miss|mx|dr|prof)\.?\s+[A-Z]")  # a person: "Mr Gerald …"
 _SUBJECT_LABEL_WORDS = 3  # a record's first field names its subject by a short label ("Patient", "Name of applicant")
 
 
 def _subjects(units: list[Unit]) -> dict[str, str]:
     """Whom or what each document is a record of, when its opening is a block of fields and the first one names
     someone or something ("Patient: Margaret Ellery" above "Admitted: 9 November 2026", "Consultant: …"; "Property:
-    Flat 3, …" above "Landlord: …"): its other fields and sections are about them, as they are about its title.
+    Flat 3, …" above "Landlord: …"), or when a letter's opening names a person by a label such as "RE:" (the
+    lexicon's `letter_subject_labels`): its other fields and sections are about them, as they are about its title.
     Pure."""
     firsts: dict[str, list[Unit]] = {}
     for unit in units:
         if unit.chunk.start_char == 0:
             firsts.setdefault(unit.chunk.document_id, []).append(unit)
     out = {}
+    letter_labels = lexicon().word_set("stopwords", "letter_subject_labels")
     for document, opening in firsts.items():
         opening.sort(key=lambda u: u.offset)
+        named = next((u for u in opening if u.is_label and u.text.split(":", 1)[0].strip().lower() in letter_labels
+                      and _HONORIFIC_NAME.match(u.text.split(":", 1)[1].strip())), None)
+        if named is not None:  # a letter's "RE: Mr Gerald Ashworth-Pryce  DOB: …": up to the next field
+            out[document] = _NEXT_LABEL.split(named.text.split(":", 1)[1].strip())[0].rstrip(" .,")
+            continue
         if len(opening) < 2 or not (opening[0].is_label and opening[1].is_label):
             continue
         label, value = opening[0].text.split(":", 1)

@@ -1167,3 +1167,17 @@ def test_when_something_begins_is_answered_by_the_span_it_runs_for(embedder) -> 
                        "p", 1, 0)
     answer = answer_to(embedder, "When does the Phase 1 closure begin?", [works])
     assert answer.answered and "10 Apr" in answer.text and "25 Apr" not in answer.text, answer.text
+
+
+def test_a_letter_s_fields_are_about_whom_its_re_line_names(embedder) -> None:  # type: ignore[no-untyped-def]
+    letter = make_chunk("ST ALDWYN'S GENERAL HOSPITAL\nDepartment of Cardiology\n\nDr Priya Venkataraman\n"
+                        "Lindenbrook Medical Practice\n\nDear Dr Venkataraman,\n\nRE: Mr Gerald ASHWORTH-PRYCE DOB: "
+                        "03/11/1958\n\nAdmitted: 09/05/2027\nDischarged: 14/05/2027\n\nDIAGNOSES\nPrimary: "
+                        "Non-ST-elevation myocardial infarction (NSTEMI)\n\nPRESENTATION\nMr Ashworth-Pryce, a "
+                        "68-year-old bus depot supervisor, presented to the Emergency Department on 09/05/2027 with "
+                        "chest pain.", "Discharge letter", None, "l", 1, 0)
+    for question, said in [("On what date was Mr Ashworth-Pryce discharged from hospital?", "14/05/2027"),
+                           ("What was Mr Ashworth-Pryce's primary diagnosis?", "NSTEMI")]:
+        answer = answer_to(embedder, question, [letter])
+        assert answer.answered and answer.text.startswith(("Discharged", "Primary")) and said in answer.text, (
+            question, answer.text)
