@@ -404,7 +404,11 @@ def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
     clean = not (q.conflicts or f.swaps or q.absent or flipped)
     if clean and f.verbatim:  # the document says it in so many words, however long the sentence around it
         return "full", "verbatim", f"{WORD_FOR_WORD} (similarity {f.similarity:.2f})"
-    anchored = [m.evidence is None or m.anchor >= min(2, len(m.claim.about), len(m.evidence.about)) for m in q.matched]
+    # (a table cell of the row the claim names holds the claim's figure: "Electricity (…; Change: -125 kWh)" for
+    # "electricity usage fell by 125 kWh")
+    anchored = [m.evidence is None or m.anchor >= min(2, len(m.claim.about), len(m.evidence.about))
+                or (m.evidence.labelled and bool(m.evidence.row) and m.evidence.row <= m.claim.about)
+                for m in q.matched]
     figures_anchored = bool(anchored) and (all(anchored) or (len(anchored) >= 2 and any(anchored)))
     if clean and not f.added and (
         (f.similarity >= t.full_similarity and f.coverage >= t.full_coverage)

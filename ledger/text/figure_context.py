@@ -77,7 +77,7 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
             before = pieces[-1]  # words of an earlier sentence describe nothing here
             if len(pieces) > 1 or not described:
                 shared = frozenset()
-            labelled = before.rstrip(" *_").endswith(":")
+            labelled = before.rstrip(" *_+−–-").endswith(":")  # (a signed value: "Change: -125 kWh")
             # A field ("Start date: 2025-09-15 Owner: ...") is described by its label alone.
             terms = frozenset(key_terms(before if labelled else before + " " + text[q.end:after_end])) | q.context
             if not described or len(pieces) > 1:

@@ -656,3 +656,9 @@ def test_a_change_given_as_a_signed_amount_goes_the_claim_s_way_or_the_other() -
     assert signed_change("Her gas usage rose by 483 kWh.", row) == (False, "rose", "-483")
     assert signed_change("Her gas usage fell by 483 kWh.", row) == (True, "fell", "-483")
     assert signed_change("It rose by 10 kWh.", "from 10 - 20 kWh") is None  # a range, not a sign
+
+
+def test_a_signed_cell_of_the_row_the_claim_names_states_its_change() -> None:
+    row = "Electricity (Jan–Mar 2026: 1,112 kWh; Jan–Mar 2027: 987 kWh; Change: -125 kWh (-11.2%))."
+    f = features("Her electricity usage fell by 125 kWh, or about 11%.", row, 0.62)
+    assert decide_support(f)[0] == "full"  # "Change: -125 kWh" is a field of the Electricity row
