@@ -260,7 +260,8 @@ class CrossEncoderSupportChecker:
             out[i] = combine(local[i], p, self.thresholds, reworded, unstated_tail(claim, local[i].quote),
                              otherwise, is_row_sentence(local[i].quote),
                              (signed := signed_change(claim, local[i].quote)) is not None and signed[0],
-                             same_direction(claim, local[i].quote), other_day(claim, local[i].quote))
+                             same_direction(claim, local[i].quote),
+                             local[i].support == "none" and other_day(claim, local[i].quote))  # (only read there)
         # (not support dropped for the words a claim adds at its end, "added": the quote alone lacks them just the same)
         # ... and with its document's title before it: a claim names what the document is about ("Each Parcelwise
         # API key may make 600 requests per minute." of "Each key may …" in the Parcelwise API's reference)

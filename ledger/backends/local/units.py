@@ -422,7 +422,6 @@ def _masthead(text: str) -> str:
 
 
 _NEXT_LABEL = re.compile(r"\s+(?=[A-Z][\w .]{0,20}:\s)")  # "… ASHWORTH-PRYCE DOB: 03/11/1958": the next field
-_HONORIFIC_NAME = re.compile(r"(?i:mr|mrs|ms|miss|mx|dr|prof)\.?\s+[A-Z]")  # a person: "Mr Gerald …"
 _SUBJECT_LABEL_WORDS = 3  # a record's first field names its subject by a short label ("Patient", "Name of applicant")
 
 
@@ -441,7 +440,7 @@ def _subjects(units: list[Unit]) -> dict[str, str]:
     for document, opening in firsts.items():
         opening.sort(key=lambda u: u.offset)
         named = next((u for u in opening if u.is_label and u.text.split(":", 1)[0].strip().lower() in letter_labels
-                      and _HONORIFIC_NAME.match(u.text.split(":", 1)[1].strip())), None)
+                      and _titled_name(u.text.split(":", 1)[1])), None)
         if named is not None:  # a letter's "RE: Mr Gerald Ashworth-Pryce  DOB: …": up to the next field
             out[document] = _NEXT_LABEL.split(named.text.split(":", 1)[1].strip())[0].rstrip(" .,")
             continue
@@ -454,6 +453,13 @@ def _subjects(units: list[Unit]) -> dict[str, str]:
                 and not any(q.kind == "date" for q in extract_quantities(names))):
             out[document] = names
     return out
+
+
+def _titled_name(text: str) -> bool:
+    """Whether a text opens with a person's title and a capitalised name ("Mr Gerald …"; the lexicon's honorifics)."""
+    words = text.split()
+    return (len(words) >= 2 and words[0].lower().rstrip(".") in lexicon().word_set("stopwords", "honorifics")
+            and words[1][:1].isupper())
 
 
 def _title_key(title: str) -> str:
