@@ -26,6 +26,8 @@ _CLAUSE_BREAK = re.compile(r"[,;]|\b(?:and|or|but|which|while|whereas)\b", re.IG
 # A table row as ingest renders it: "Key (Header: value; Header: value)." (ingest.tables.row_sentence)
 _ROW = re.compile(r"\s*([^():;\n]{1,80}?) \((?=[^()\n]*?: )")
 _PATH_MARK = re.compile(r"\s[…›]\s")  # between a quote's headings, and where a quote skips text
+_PART_OF = re.compile(r"\s*(?:out\s+)?of(?:\s+the|\s+its|\s+their)?\s*", re.IGNORECASE)  # "12 of the 40 schools"
+_AMOUNTS = ("count", "number")
 _RANGE_GAP = re.compile(r"\s*(?:to|through|-|–|—|--|and)\s*", re.IGNORECASE)
 
 
@@ -103,6 +105,9 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                 union = q.about | nxt.about
                 described[n] = replace(q, upper=nxt.value, about=union, ranged=True)
                 described[n + 1] = replace(nxt, about=union, ranged=True)
+            elif (q.kind in _AMOUNTS and nxt.kind in _AMOUNTS and _PART_OF.fullmatch(gap) and q.value < nxt.value
+                  and not q.identifier):
+                described[n] = replace(q, about=q.about | nxt.about)  # "418,000 of the 1.1 million requests"
         out += described
     return out
 

@@ -67,6 +67,8 @@ class _Rules:
     prefixes: tuple[str, ...]  # negative prefixes ("un", "dis"): "unguarded" denies "guarded"
     age_markers: frozenset[str]  # "old" after "year": part of an age
     exception: re.Pattern[str]  # negation.toml `restricting`: "unless", "except", ...
+    changing: frozenset[str]  # negation.toml `changing`, stems: "chang", "rise", ...
+    unchanged: re.Pattern[str]  # negation.toml `unchanged`: "stays the same", "unchanged", ...
     universal: re.Pattern[str]  # conditions.toml `universal`: "always", "however many", "any", ...
     condition: re.Pattern[str]  # conditions.toml `restricting`: "only if", "whichever comes first", ...
     every: re.Pattern[str]  # conditions.toml `every`: "every", "all", "each"
@@ -108,6 +110,8 @@ def _rules() -> _Rules:
         prefixes=tuple(sorted(lex.words("negation", "prefixes"), key=len, reverse=True)),
         age_markers=lex.word_set("figures", "age_markers"),
         exception=_words_re(lex.words("negation", "restricting")),
+        changing=frozenset(" ".join(stem(w) for w in p.split()) for p in lex.words("negation", "changing")),
+        unchanged=_words_re(lex.words("negation", "unchanged")),
         universal=_words_re(lex.words("conditions", "universal")),
         condition=_words_re(lex.words("conditions", "restricting")),
         every=_words_re(lex.words("conditions", "every")),
@@ -495,6 +499,17 @@ def exception_restated(plain: str, negated: str) -> bool:
     condition = set(key_terms(_CLAUSE_END.split(plain[exception.end():])[0]))
     scopes = negation_scopes(negated)  # one negation, whose first word is in the exception
     return len(scopes) == 1 and bool(scopes[0][2] & condition)
+
+
+def unchanged_restated(negated: str, plain: str) -> bool:
+    """Whether `negated` denies a change ("There is no change to the standing charge", "will not rise") that `plain`
+    states as a value kept ("the standing charge will stay the same at 32.67p"): one statement, not opposite ones
+    (the lexicon's `changing` and `unchanged`). Not "will not change" against "will change". Pure."""
+    rules = _rules()
+    if rules.unchanged.search(plain) is None:
+        return False
+    return any(heads & rules.changing or " ".join(scope[:2]) in rules.changing
+               for _, scope, heads in negation_scopes(negated))
 
 
 def dropped_condition(claim: str, quote: str) -> tuple[str, str] | None:

@@ -145,6 +145,25 @@ def test_only_negations_about_the_claim_flip_it(claim: str, quote: str, flipped:
 @pytest.mark.parametrize(
     ("claim", "quote", "flipped"),
     [
+        # a change denied is a value kept: one statement, which both sides deny (so the model may not flip it)
+        ("There is no change to the monthly parking fee, which continues at £42.",
+         "Season tickets will rise by 4%, and the monthly parking fee will stay the same at £42.", False),
+        ("The membership fee for students will not rise.",
+         "The membership fee rises to £90 for adults but remains at £40 for students.", False),
+        # ... not a change denied against a change stated, nor a value kept against a change denied of another kind
+        ("There is no change to the monthly parking fee.", "The monthly parking fee will change in May.", True),
+        ("The parking fee will stay the same.", "Visitors may not park overnight at the same fee.", True),
+    ],
+)
+def test_a_change_denied_is_a_value_kept(claim: str, quote: str, flipped: bool) -> None:
+    f = features(claim, quote, 0.8)
+    assert (f.claim_negated != f.quote_negated) is flipped
+    assert (f.claim_negated and f.quote_negated) is not flipped  # (two denials: the model's contradiction is no say)
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "flipped"),
+    [
         # "no …" is the zero the quote counts, in the claim's column
         ("No otters were seen in March 2026.", "Otters (March 2025: 41; March 2026: 0).", False),
         ("No otters were seen in March 2026.", "Otters (March 2025: 0; March 2026: 57).", True),

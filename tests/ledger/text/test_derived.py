@@ -33,6 +33,10 @@ def working(claim: str, evidence: str) -> list[tuple[str, str]]:
         ("About 120 of the plants were exposed to heat.",
          "We grew 240 bean plants and exposed half of them to heat pulses.", "half of 240 bean plants"),
         ("30% of the schools were rebuilt.", "Of the 40 schools in the district, 12 were rebuilt.", "12 of 40 schools"),
+        # "N of the M things": the part is about the things the whole names
+        ("Roughly 38% of the tickets sold for the festival were refunded.",
+         "Overall: About 4,180 of the 11,000 tickets sold for the festival were refunded.",
+         "4,180 of 11,000 tickets sold"),
         ("The survey reached 1,530 households.",
          "We surveyed 912 households in the north and 618 households in the south.", "912 households + 618 households"),
         ("There were 15 fewer road deaths in the county.",
