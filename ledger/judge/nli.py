@@ -19,7 +19,7 @@ from ledger.core.errors import ModelError
 from ledger.core.types import Chunk
 from ledger.judge.support import SAYS_MORE, SupportCheck, SupportChecker
 from ledger.judge.support_rules import figures_stated_otherwise
-from ledger.text.figure_context import is_row_sentence
+from ledger.text.figure_context import is_row_sentence, names_row
 from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
 from ledger.text.terms import key_terms, same_direction, signed_change, unstated_tail
 
@@ -87,7 +87,8 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
       an appended reason or detail, where a paraphrase's other words are spread through the claim;
     - an entailment (>= `entailment`) turns partial support into full;
     - a quote the rules found no support in (at least `related` similar) is partial support when the model finds
-      it entailed (>= `rescue`; not when the claim gives a day the quote does not while it gives others,
+      it entailed (>= `rescue`; not when the claim gives a day the quote does not while it gives others, or a
+      figure a cell of the row it names gives otherwise, or the quote is a row and the claim names another:
       `another_day`) and a contradiction when it finds it contradicted (>= `refute`), unless the quote
       gives the claim's change as a signed share going the claim's way ("−28%" for "fell by 28%", which the model
       reads as a contradiction: `direction_agrees`): the rules see
@@ -151,6 +152,24 @@ def other_day(claim: str, quote: str) -> bool:
     found = extract_quantities(quote)
     agreement = compare_quantities(extract_quantities(claim), found)
     return any(_a_day(m.claim) for m in (*agreement.absent, *agreement.conflicts)) and any(_a_day(q) for q in found)
+
+
+def row_says_otherwise(claim: str, quote: str) -> bool:
+    """Whether a cell of a table row gives another figure than the claim for what the claim says of it ("Young
+    people aged 12 to 17 are admitted free" against "Young person (aged 12-17) (Price: £6.00)" beside a row
+    "Child (under 12) (Price: Free)"): the model reads the free entry as entailing it. Pure."""
+    agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
+    return any(m.evidence is not None and m.evidence.labelled and m.evidence.row for m in agreement.conflicts)
+
+
+def another_row_named(claim: str, quote: str, chunk_text: str) -> bool:
+    """Whether the quote is a table row the claim does not name while the claim names another row of its chunk
+    ("Young people aged 12 to 17 are admitted free" against "Child (under 12) (Price: Free)" in a table with a row
+    "Young person (aged 12-17) (Price: £6.00)"): that row, not this one, says what the claim is about. Pure."""
+    if not is_row_sentence(quote) or names_row(claim, quote):
+        return False
+    rows = (line.strip() for line in chunk_text.split("\n"))
+    return any(row != quote.strip() and is_row_sentence(row) and names_row(claim, row) for row in rows)
 
 
 def _a_day(q: Quantity) -> bool:
@@ -261,7 +280,10 @@ class CrossEncoderSupportChecker:
                              otherwise, is_row_sentence(local[i].quote),
                              (signed := signed_change(claim, local[i].quote)) is not None and signed[0],
                              same_direction(claim, local[i].quote),
-                             local[i].support == "none" and other_day(claim, local[i].quote))  # (only read there)
+                             local[i].support == "none" and (other_day(claim, local[i].quote)  # (only read there)
+                                                             or row_says_otherwise(claim, local[i].quote)
+                                                             or another_row_named(claim, local[i].quote,
+                                                                                  pairs[i][1].text)))
         # (not support dropped for the words a claim adds at its end, "added": the quote alone lacks them just the same)
         # ... and with its document's title before it: a claim names what the document is about ("Each Parcelwise
         # API key may make 600 requests per minute." of "Each key may …" in the Parcelwise API's reference)

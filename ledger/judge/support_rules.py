@@ -18,6 +18,7 @@ from ingest.retrieval import code_shape, mentions, named_terms
 from ledger.core.types import Support
 from ledger.text.alignment import states_verbatim
 from ledger.text.derived import order_holds
+from ledger.text.figure_context import is_row_sentence
 from ledger.text.lexicon import lexicon
 from ledger.text.quantities import (
     Agreement,
@@ -253,10 +254,14 @@ def features(
         for m in agreement.matches
     ))
     agreement = _with_context(agreement, extract_quantities(context) if context else [],
-                              passage if passage != quote else "")
+                              passage if passage != quote else "", is_row_sentence(quote))
     polar_quote = quote if polarity_text is None else polarity_text
     claim_negated, claim_anchor = polarity(claim, quote_terms)
     quote_negated, quote_anchor = polarity(polar_quote, claim_terms)
+    if claim_negated and not quote_negated and polar_quote != quote and polarity(quote, claim_terms)[0]:
+        # the quote's other sentence denies what the claim denies: "drain to a soakaway rather than to the sewer"
+        # is not the opposite of "shall be drained to a soakaway" beside "There shall be no connection to the sewer"
+        quote_negated = claim_negated
     if claim_negated != quote_negated:  # is the negation echoed on the other side in other words? ("not allowed to")
         claim_negated = polarity(claim, quote_terms, loose=True)[0]
         quote_negated = polarity(polar_quote, claim_terms, loose=True)[0]
@@ -323,11 +328,17 @@ def _flipped_bounds(agreement: Agreement, quote: list[Quantity]) -> dict[Quantit
     return flipped
 
 
-def _with_context(agreement: Agreement, context: list[Quantity], passage: str = "") -> Agreement:
+def _in_a_row(text: str, at: int) -> bool:
+    """Whether the line of `text` at offset `at` is a table row's sentence."""
+    start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
+    return is_row_sentence(text[start:end if end >= 0 else len(text)])
+
+
+def _with_context(agreement: Agreement, context: list[Quantity], passage: str = "", rowed: bool = False) -> Agreement:
     """Claim figures the quote lacks but its document's title, date or section gives, or the rest of its passage
-    states, are matched; a bare year the quote lacks ("In 2026, ...") frames the claim rather than asserting a
-    figure, so it is left out. From the passage only a figure as written counts: among a whole passage's figures,
-    some pair works out to almost any number."""
+    states (for a quote that is a table row, not in another row), are matched; a bare year the quote lacks ("In
+    2026, ...") frames the claim rather than asserting a figure, so it is left out. From the passage only a figure as
+    written counts: among a whole passage's figures, some pair works out to almost any number."""
     kept, stated = [], None  # the passage's figures, read only when the quote lacks one
     for m in agreement.matches:
         if m.status == "absent" and context and not m.claim.bound:  # a limit is no title's figure ("at least 0.98")
@@ -337,7 +348,10 @@ def _with_context(agreement: Agreement, context: list[Quantity], passage: str = 
             stated = extract_quantities(passage) if stated is None else stated
             found = compare_quantities([m.claim], stated).matches[0]
             found = for_its_year(found, [c.claim for c in agreement.matches], stated)  # not another year's cell
-            m = replace(found, elsewhere=True) if found.status == "matched" and not found.sources else m
+            # (a table row's figure is no other row's: "14 days" of row 5 is not row 6's deadline)
+            other_row = found.evidence is not None and rowed and _in_a_row(passage, found.evidence.start)
+            m = replace(found, elsewhere=True) if found.status == "matched" and not found.sources and not other_row \
+                else m
         if m.status == "absent" and m.claim.kind == "date" and m.claim.parts[1:] == (None, None, None):
             continue
         kept.append(m)
@@ -356,6 +370,7 @@ def _none_is_zero(negated: str, other: str) -> bool:
 
 
 _NO = re.compile(r"\bno\b", re.IGNORECASE)
+_THAN = re.compile(r"\bthan\b", re.IGNORECASE)
 
 
 def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
@@ -390,7 +405,8 @@ def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
         return "contradicted", rule, f"evidence says {evidence_text}, claim says {m.claim.text}"
     if f.reversed_change and f.similarity >= t.related_similarity:
         theirs, ours = f.reversed_change
-        return "contradicted", "quantity", f"evidence says {theirs}, claim says {ours}: the change goes the other way"
+        way = "the comparison" if _THAN.search(ours) else "the change"  # "A did better than B" is no change
+        return "contradicted", "quantity", f"evidence says {theirs}, claim says {ours}: {way} goes the other way"
     anchored_flip = f.negation_anchor >= 2 and f.similarity >= t.related_similarity and f.coverage >= t.related_coverage
     if flipped and not q.absent and (on_topic or anchored_flip):
         said = "negates it" if f.quote_negated else "states it without the negation"

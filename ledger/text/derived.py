@@ -97,9 +97,9 @@ def _difference(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     if q.kind not in ("count", "number", "ordinal", "money") and not shares or q.context & MULTIPLE:
         return None
     loose = is_amount(q)
-    same = [e for e in evidence if (e.kind == q.kind and e.unit == ("" if shares else q.unit))
-            or (loose and is_amount(e) and not e.unit)]
-    for a, b in _pairs(same):
+    same = [e for e in evidence if ((e.kind == q.kind and e.unit == ("" if shares else q.unit))
+                                    or (loose and is_amount(e) and not e.unit)) and not e.identifier]
+    for a, b in _pairs(same):  # (not a name's number: "No. 8", "Level 2")
         if _of_one_thing(q, a, b) and _count_one_thing(a, b) and _close(a.value - b.value, q.value, q):
             return f"{_figure(a)} − {_figure(b)}", (a, b)
     return None

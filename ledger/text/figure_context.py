@@ -24,7 +24,9 @@ _WRAPPED = re.compile(r"(?<![.:;!?|])\n(?=[a-z0-9$€£(])")
 # Where the words after a figure stop describing it and start describing the next one.
 _CLAUSE_BREAK = re.compile(r"[,;]|\b(?:and|or|but|which|while|whereas)\b", re.IGNORECASE)
 # A table row as ingest renders it: "Key (Header: value; Header: value)." (ingest.tables.row_sentence)
-_ROW = re.compile(r"\s*([^():;\n]{1,80}?) \((?=[^()\n]*?: )")
+# (its key and its headers may hold a bracket of their own: "Young person (aged 12-17) (Price (online): £6.00)")
+_ROW = re.compile(r"\s*((?:[^():;\n]|\([^():;\n]*\)){1,80}?) \((?=(?:[^()\n]|\([^()\n]*\))*?: )")
+_NAMES_COLUMN = re.compile(r"[ \t]*:[ \t]")  # right after a figure in a row: the figure is in its column's name
 _PATH_MARK = re.compile(r"\s[…›]\s")  # between a quote's headings, and where a quote skips text
 _PART_OF = re.compile(r"\s*(?:out\s+)?of(?:\s+the|\s+its|\s+their)?\s*", re.IGNORECASE)  # "12 of the 40 schools"
 _AMOUNTS = ("count", "number")
@@ -94,6 +96,12 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                 if line_terms is None:
                     line_terms = frozenset(key_terms(_strip_figures(line, qs, line_start)))
                 terms = line_terms
+            if (keyed and q.start > line_start + keyed.end(1) and q.kind not in ("date", "weekday")
+                    and _NAMES_COLUMN.match(text, q.end)):
+                # a figure that names a column ("Dose 40 mg: 6 people") is about its header's words alone (a year's
+                # column, "2023: 9.8 C", is its row's: `for_its_year`)
+                head = max(text.rfind("; ", line_start, q.start) + 2, text.rfind("(", line_start, q.start) + 1)
+                terms = frozenset(key_terms(text[head:q.start])) | q.context
             in_row = bool(row) and labelled and q.start > line_start + keyed.end(1)  # type: ignore[union-attr]
             described.append(replace(q, about=terms, labelled=labelled, row=row if in_row else frozenset()))
             cursor = after_end

@@ -80,10 +80,6 @@ CURRENCY_WORDS = {"dollar": "USD", "dollars": "USD", "euro": "EUR", "euros": "EU
 BUSINESS = {"business", "working", "work", "banking"}
 PER_WORDS = {"per", "a", "an", "each", "every", "/"}
 APPROX = {"about", "around", "approximately", "roughly", "nearly", "almost", "some", "circa", "~"}
-_MIN_WORDS = ("at least", "minimum of", "no less than", "no fewer than", "not less than", "more than", "over", "above",
-              "exceeding", "from", "no earlier than")
-_MAX_WORDS = ("up to", "within", "at most", "maximum of", "no more than", "not more than", "exceed", "less than",
-              "fewer than", "under", "below", "capped at", "no later than", "limited to")
 _AFTER_BOUND = re.compile(r"\bor\s+(?P<min>more|longer|above|over|older)|\band\s+(?P<min_and>over|above|older)"
                           r"|\bor\s+(?P<max>less|fewer|shorter|below|under|younger)|\band\s+(?P<max_and>under|younger)",
                           re.IGNORECASE)  # "10 or more days", "aged 65 and over"
@@ -91,10 +87,13 @@ _AFTER_BOUND = re.compile(r"\bor\s+(?P<min>more|longer|above|over|older)|\band\s
 
 def bound_at(text: str, start: int, end: int) -> Bound:
     """'max' or 'min' when a bound phrase ends right before the figure or 'or more/less' follows it."""
-    before = " " + text[max(0, start - 24):start].lower().rstrip(" $€£")
-    if any(before.endswith(phrase) and not before[-len(phrase) - 1].isalpha() for phrase in _MAX_WORDS):
+    before = " " + " ".join(text[max(0, start - 32):start].lower().split()).rstrip(" $€£")  # (across a line break)
+    words = lexicon().words
+    if any(before.endswith(phrase) and not before[-len(phrase) - 1].isalpha() for phrase in words("figures",
+                                                                                                   "bound_max")):
         return "max"
-    if any(before.endswith(phrase) and not before[-len(phrase) - 1].isalpha() for phrase in _MIN_WORDS):
+    if any(before.endswith(phrase) and not before[-len(phrase) - 1].isalpha() for phrase in words("figures",
+                                                                                                   "bound_min")):
         return "min"
     after = _AFTER_BOUND.search(text, start, min(len(text), end + 14))  # "10 or more days", "$50 or less"
     if after:
@@ -120,6 +119,9 @@ def counted_at(tokens: Sequence[Token], j: int, limit: int = 3, text: str = "") 
         if "\n\n" in gap or ("\n" in gap and w[:1].isupper()):
             break  # a soft wrap goes on in lower case ("10 full-time\nemployees")
         if w == "-":
+            if text and text[tokens[j - 1][2]:tokens[j][1]] and text[tokens[j][2]:tokens[j + 1][1] if j + 1 < len(
+                    tokens) else tokens[j][2]]:
+                break  # "2 - Improvement necessary": a dash set apart by spaces ends the figure
             j += 1
             continue
         pair = f"{w} {tokens[j + 1][0]}".lower() if j + 1 < len(tokens) else ""

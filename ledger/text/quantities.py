@@ -83,6 +83,13 @@ def _name_labels() -> frozenset[str]:
     return frozenset(lexicon().words("figures", "name_labels"))
 
 
+def _paired(tokens: Sequence[Token], j: int) -> bool:
+    """Whether the number before token j is the first of two joined by a dash ("Stanmoor City 3–2", "Rooms 4-6"): a
+    score or a range, not a name's number."""
+    return j + 1 < len(tokens) and tokens[j][0] in ("-", "–", "—") and tokens[j + 1][0].isdecimal() \
+        and tokens[j][1] == tokens[j - 1][2] and tokens[j + 1][1] == tokens[j][2]
+
+
 def _name_like(token: str) -> bool:
     """A number that may be a name after a capitalised word: "Level 2", "Orbis 4.0" (not "Q3 2.5%")."""
     return token.isdecimal() or bool(re.fullmatch(r"\d+\.\d+", token))
@@ -386,8 +393,11 @@ def _classify(
         return _make("date", 0.0, text, start, tokens[i][2], parts=(century + int(value), None, None, None)), j
     if (prev[:1].isupper() and prev.isalpha() and len(prev) > 1 and prev.lower() not in STOPWORDS and value < 1000
             and _name_like(tokens[i][0]) and not unit_size(nxt) and not _opening_verb(text, tokens, i - 1)
-            ) or prev.lower() in _name_labels():
+            and not _paired(tokens, j)) or prev.lower() in _name_labels():
         label = frozenset({stem(prev)})  # "Level 2 members", "version 4.0 adds": which one, not how many
+        return _make("number", value, text, start, tokens[j - 1][2], context=label, identifier=True), j
+    if prev == "." and prev2.lower() in ("no", "nos") and tokens[i - 2][2] == tokens[i - 1][1]:
+        label = frozenset({"no"})  # "No. 8", "item no. 3": which one, not how many
         return _make("number", value, text, start, tokens[j - 1][2], context=label, identifier=True), j
     counted, k = counted_at(tokens, j, text=text)
     if counted and "." in tokens[i][0] and j == i + 1 and not unit_size(tokens[j][0]):
@@ -709,6 +719,8 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
     """
     evidence, claims = list(evidence_qs), list(claim_qs)
     dates = sum(q.kind == "date" for q in claims)
+    said = frozenset().union(*(c.about for c in claims))
+    named_rows = {e.row for e in evidence if e.row and e.row <= said}  # rows of a table the claim names in full
     results: list[QuantityMatch] = []
     for q in claims:
         def anchor(e: Quantity, q: Quantity = q) -> int:
@@ -756,6 +768,14 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
             # The only date on each side ("close for eleven weeks starting on 3 May" against "from 3 March"): the
             # words around a second figure of a clause may not name its subject, but there is nothing else it is.
             rival = peers[0]
+        if named_rows and (elsewhere := [e for e in equal if e.row and e.row not in named_rows]):
+            # a cell of a row the claim does not name, where it names another row of the table, is that other row's
+            # figure: "Young people ... are admitted free" is not "Child (under 12) (Price: Free)" but the price in
+            # "Young person (aged 12-17) (Price: £6.00)"
+            equal = [e for e in equal if e not in elsewhere]
+            if not equal and rival is None:
+                rival = next((e for e in peers if e.row in named_rows and e.labelled
+                              and _about(e) == _about(elsewhere[0])), None)
         if not equal and not limits and rival is None and _amount(q):  # "12 hires" and "12 people"; not "two
             # sheds" and "two inspections" when the evidence counts the sheds too ("one shed")
             equal = [e for e in evidence if _amount(e) and _equal(q, e)]
@@ -798,7 +818,8 @@ def _in_place_of(q: Quantity, rival: Quantity | None, sources: tuple[Quantity, .
     did, beside the other: "28 or 56 tablets" against "28 or 84 tablets" is no 84 − 28 but a changed figure, unless
     the claim says it is a difference ("56 more tablets"); "up $3.5 million" of two totals the claim leaves out is
     one."""
-    if rival is None or q.difference or rival not in sources or any(e.kind != q.kind for e in sources):
+    if rival is None or q.difference or rival not in sources or any(
+            e.kind != q.kind and not (e.kind in LOOSE and q.kind in LOOSE) for e in sources):  # ("2", "2 issues")
         return False
     other = next(e for e in sources if e is not rival)
     return any(c is not q and _equal(c, other) for c in claims)
@@ -814,10 +835,35 @@ def for_its_year(m: QuantityMatch, claims: Sequence[Quantity], evidence: Sequenc
         return m  # only the claim's own figure, as written, found in another year's column
     theirs, ours = _column_period(e, evidence), _nearest_period(m.claim, claims)
     if theirs is None or ours is None or theirs == ours:
-        return m
+        return _for_its_column(m, claims, evidence)
     rival = next((r for r in evidence if r.row == e.row and r.kind == e.kind and r.unit == e.unit
                   and _column_period(r, evidence) == ours), None)
     return m if rival is None else QuantityMatch(m.claim, "conflict", rival, m.anchor)
+
+
+def _for_its_column(m: QuantityMatch, claims: Sequence[Quantity], evidence: Sequence[Quantity]) -> QuantityMatch:
+    """A claim figure found in a table row under a column named by another figure than the one the claim gives it
+    is in conflict with the cell of the claim's column: "six people in the 20 mg group" against "Stopped (Dose 20
+    mg: 3 people; Dose 40 mg: 6 people)"."""
+    e = m.evidence
+    named = None if e is None else _column_figure(e, evidence)
+    if named is None:
+        return m
+    said = [c for c in claims if c is not m.claim and c.kind == named.kind and c.unit == named.unit]
+    if not said or any(c.value == named.value for c in said):
+        return m
+    rival = next((r for r in evidence if e is not None and r is not e and r.row == e.row and r.kind == e.kind
+                  and r.unit == e.unit and (col := _column_figure(r, evidence)) is not None
+                  and any(c.value == col.value for c in said)), None)
+    return m if rival is None else QuantityMatch(m.claim, "conflict", rival, m.anchor)
+
+
+def _column_figure(e: Quantity, evidence: Sequence[Quantity]) -> Quantity | None:
+    """The figure that names a table cell's column ("40 mg" of "Dose 40 mg: 6 people"), if any."""
+    if not e.labelled:
+        return None
+    return next((d for d in evidence if d is not e and not d.labelled and d.kind not in ("date", "weekday")
+                 and 0 <= e.start - d.end <= 3), None)
 
 
 def _period_parts(q: Quantity) -> tuple[int | None, ...] | None:
@@ -975,7 +1021,60 @@ def reversed_change(claim: str, quote: str) -> tuple[str, str] | None:
         if said_way is not None and said_way != (b > a) and {a, b} <= {q.number for q in extract_quantities(quote)}:
             way = _direction_word(b > a)
             return f"{way} from {_plain(a)} to {_plain(b)}", f"{_direction_word(said_way)} {said}"
-    return _compared_the_other_way(claim, quote)
+    return _compared_the_other_way(claim, quote) or _than_the_other_way(claim, quote)
+
+
+_THAN = re.compile(r"\bthan\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[.;:!?](?:\s|$)|\n|,\s")
+_NEGATED_COMPARATIVE = {"not", "no", "never", "nor"}
+Comparison = tuple[int, int, frozenset[str], frozenset[str], str]  # group, +1 more / -1 less, subject, object, wording
+
+
+def _items(text: str) -> frozenset[str]:
+    """What a side of a comparison names: its key terms and its figures ("20 mg")."""
+    return frozenset(key_terms(text)) | {f"{q.kind}:{q.value:g}:{q.unit}" for q in extract_quantities(text)}
+
+
+def _comparisons(text: str) -> list[Comparison]:
+    """Each "X <comparative> ... than Y" of a text that compares two things (not a bound: "more than 14 days"), with
+    the comparative's group and side (contrasts.toml `comparatives_more`, `comparatives_less`)."""
+    lex = lexicon()
+    sides = [(k, 1, frozenset(g)) for k, g in enumerate(lex.groups("contrasts", "comparatives_more"))]
+    sides += [(k, -1, frozenset(g)) for k, g in enumerate(lex.groups("contrasts", "comparatives_less"))]
+    out: list[Comparison] = []
+    for m in _THAN.finditer(text):
+        start = max((c.end() for c in _CLAUSE_END.finditer(text, 0, m.start())), default=0)
+        end = next((c.start() for c in _CLAUSE_END.finditer(text, m.end())), len(text))
+        before, after = text[start:m.start()], text[m.end():end]
+        words = re.findall(r"[a-z]+", before.lower())
+        at = next((i for i in range(len(words) - 1, max(-1, len(words) - 4), -1)
+                   if any(words[i] in g for _, _, g in sides)), None)
+        if at is None or _NEGATED_COMPARATIVE & set(words[max(0, at - 2):at]):
+            continue
+        if any(q.start < 4 for q in extract_quantities(after)):
+            continue  # "more than 14 days": a bound
+        group, side = next((k, d) for k, d, g in sides if words[at] in g)
+        cut = [w.start() for w in re.finditer(r"[a-z]+", before.lower())][at]
+        subject, obj = _items(before[:cut]), _items(after)
+        out.append((group, side, subject - obj, obj - subject, text[start:end].strip()))
+    return out
+
+
+def _than_the_other_way(claim: str, quote: str) -> tuple[str, str] | None:
+    """(quote's, claim's) wording when both compare the same two things with "than" and say opposite things: "The
+    20 mg dose worked better than the 40 mg dose" against "The higher dose (40 mg) helped more people than the lower
+    dose (20 mg)" (the two swapped), or "A is cheaper than B" against "A is dearer than B" (the comparative turned).
+    Pure."""
+    for group, side, ours, theirs, said in _comparisons(claim):
+        for q_group, q_side, q_ours, q_theirs, written in _comparisons(quote):
+            if group != q_group or not (ours and theirs and q_ours and q_theirs):
+                continue
+            across, along = len(ours & q_theirs) + len(theirs & q_ours), len(ours & q_ours) + len(theirs & q_theirs)
+            swapped = bool(ours & q_theirs and theirs & q_ours) and across > along
+            kept = bool(ours & q_ours and theirs & q_theirs) and along > across
+            if (swapped and side == q_side) or (kept and side != q_side):
+                return written, said
+    return None
 
 
 def _measured(q: Quantity) -> bool:

@@ -95,8 +95,8 @@ def _rules() -> _Rules:
         stopwords=lex.word_set("stopwords", "key_terms"),
         figure_words=figure_words,
         negation_words=frozenset(cues) | {"n't"},
-        exempt=re.compile(rf"\b(?:{phrase_pattern(lex.words('negation', 'exemptions'))})\b|{_RELATIVE_NEGATION}",
-                          re.IGNORECASE),
+        exempt=re.compile(rf"\b(?:{phrase_pattern(lex.words('negation', 'exemptions'))})\b|{_RELATIVE_NEGATION}"
+                          r"|\bno\.(?=\s?\d)", re.IGNORECASE),  # (and "No. 14": a number's label)
         negation=re.compile(rf"\b(?:{words}|non-\w+|(?:{cessation})(?=\s+\w+ing\b))\b|n['’]t\b", re.IGNORECASE),
         postpositive=(*predicate, "non-"),
         short_scope=(*short_scope, *denying, *lex.words("negation", "cessation")),

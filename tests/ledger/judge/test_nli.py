@@ -438,3 +438,14 @@ def test_the_model_does_not_find_a_claim_entailed_by_a_quote_of_another_day() ->
     assert combine(local("none", quote=row), entailed, another_day=True).support == "none"
     refuted = {"entailment": 0.05, "neutral": 0.1, "contradiction": 0.85}  # a refutation still counts
     assert combine(local("none", quote=row), refuted, another_day=True).support == "contradicted"
+
+
+def test_the_model_does_not_find_a_claim_entailed_by_a_row_it_does_not_name_beside_one_it_does() -> None:
+    from ledger.judge.nli import another_row_named
+
+    table = ("Student (aged 16-25) (Price (online): £7.50).\n\n"
+             "Under-fives (Price (online): Free; Notes: With an adult).")
+    free = "Under-fives (Price (online): Free; Notes: With an adult)."
+    assert another_row_named("Students aged 16 to 25 get in free.", free, table)
+    assert not another_row_named("Under-fives get in free.", free, table)
+    assert not another_row_named("Everyone gets in free.", free, table)  # names no row

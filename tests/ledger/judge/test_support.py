@@ -681,3 +681,44 @@ def test_a_signed_cell_of_the_row_the_claim_names_states_its_change() -> None:
     row = "Electricity (Jan–Mar 2026: 1,112 kWh; Jan–Mar 2027: 987 kWh; Change: -125 kWh (-11.2%))."
     f = features("Her electricity usage fell by 125 kWh, or about 11%.", row, 0.62)
     assert decide_support(f)[0] == "full"  # "Change: -125 kWh" is a field of the Electricity row
+
+
+def test_a_claim_s_negation_counts_only_where_it_bears_on_the_sentence_whose_polarity_counts() -> None:
+    quote = ("Rainwater from the garage shall be drained to a soakaway within the site. There shall be no connection "
+             "to the public sewer.")
+    first = "Rainwater from the garage shall be drained to a soakaway within the site."
+    f = features("Rainwater from the garage must drain to a soakaway on the site rather than to the public sewer.",
+                 quote, 0.8, polarity_text=first)
+    assert f.claim_negated == f.quote_negated
+    denied = features("Rainwater from the garage must not drain to a soakaway.", quote, 0.8, polarity_text=first)
+    assert denied.claim_negated != denied.quote_negated
+
+
+def test_below_in_other_words_is_the_opposite_of_above() -> None:
+    f = features("The raw meat was stored beneath the cooked food in the fridge.",
+                 "The raw meat was stored above the cooked food in the fridge.", 0.95)
+    assert f.swaps
+
+
+def test_a_table_row_s_figure_is_no_other_row_s_and_a_numbered_label_denies_nothing() -> None:
+    rows = ("No. 5 (Action required: Seal the gap under the rear door; Deadline: 18 February 2025 (14 days)).\n\n"
+            "No. 6 (Action required: Deep clean the extraction canopy and filters; Deadline: 4 March 2025 (28 days)).")
+    sixth = rows.split("\n\n")[1]
+    claim = "The business has 14 days to deep clean the extraction canopy and filters."
+    f = features(claim, sixth, 0.8, passage=rows)
+    assert [m.status for m in f.quantities.matches] == ["absent"]  # the 14 days are row 5's deadline
+    prose = "Seal the gap under the rear door within 14 days.\nDeep clean the extraction canopy and filters."
+    assert features(claim, prose.split("\n")[1], 0.8, passage=prose).quantities.matched  # prose: the passage's
+    issued = features("Bulletin 14 was issued at 06:30.", "River Level Bulletin No. 14. Issued: 06:30.", 0.8)
+    assert not issued.quote_negated
+
+
+def test_a_figure_set_apart_by_a_dash_counts_nothing_after_it() -> None:
+    from ledger.text.quantities import extract_quantities
+
+    assert [q.kind for q in extract_quantities("Rating awarded: 2 - Improvement necessary")] == ["number"]
+    # ... so "a rating of 3, down from 5" is not worked out as 5 − 2: the rating given is 2
+    f = features("It received a hygiene rating of 3, down from 5 at its previous inspection.",
+                 "The previous rating, awarded on 2 May 2022, was 5 (Very good). … Hygiene rating awarded: 2 - "
+                 "Improvement necessary", 0.8)
+    assert [m.status for m in f.quantities.matches][0] == "conflict"

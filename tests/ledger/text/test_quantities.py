@@ -827,3 +827,51 @@ def test_a_weekday_s_day_number_shares_the_month_of_the_date_after_it() -> None:
     assert "conflict" in statuses("Parents' evenings take place on Tuesday 16 and Wednesday 18 March.", listing)
     assert [q.kind for q in extract_quantities("She sat 10 exams on Tuesday 16 people came")] == [
         "count", "weekday", "count"]  # "sat" is a verb; a weekday before a count is no date
+
+
+def test_a_deadline_before_the_expiry_of_a_period_is_a_limit_another_limit_contradicts() -> None:
+    notice = ("1. The development hereby permitted shall be begun before the expiration of\n"
+              "three years from the date of this decision.")
+    assert statuses("The work must be started within five years of the decision date.", notice) == ["conflict"]
+    assert statuses("The work must be started within three years of the decision date.", notice) == ["matched"]
+
+
+def test_a_number_after_no_dot_names_an_item_and_is_worked_into_nothing() -> None:
+    actions = ("No. 8 (Action required: Train all food handlers; Deadline: 4 March 2025). The previous rating, "
+               "awarded on 22 June 2022, was 5.")
+    assert [q.identifier for q in extract_quantities(actions) if q.text == "8"] == [True]
+    # "a rating of 3, down from 5" is no "8 − 5"
+    assert "matched" not in statuses("It received a food hygiene rating of 3, down from 5.", actions)[:1]
+
+
+def test_a_comparison_of_two_things_turned_round_is_reversed() -> None:
+    quote = "The larger tank (300 litres) held more fish than the smaller tank (120 litres)."
+    assert reversed_change("The 120 litre tank held more fish than the 300 litre tank.", quote) is not None
+    assert reversed_change("The 300 litre tank held fewer fish than the 120 litre tank.", quote) is not None
+    assert reversed_change("The 300 litre tank held more fish than the 120 litre tank.", quote) is None
+    assert reversed_change("The 120 litre tank held fewer fish than the 300 litre tank.", quote) is None
+    assert reversed_change("Buses are cheaper than trams.", "Trams are cheaper than buses.") is not None
+    assert reversed_change("Buses are cheaper than trams.", "Trams are slower than buses.") is None  # another measure
+    assert reversed_change("The 300 litre tank held more than 40 fish.", quote) is None  # a bound, no comparison
+
+
+def test_a_cell_of_another_row_than_the_one_the_claim_names_is_no_match() -> None:
+    table = ("Student (aged 16-25) (Price (online): £7.50).\n\n"
+             "Under-fives (Price (online): Free; Notes: With an adult).")
+    assert statuses("Students aged 16 to 25 get in free.", table)[-1] == "conflict"  # their row says £7.50
+    assert statuses("Under-fives get in free.", table) == ["matched"]
+    assert statuses("Students aged 16 to 25 pay £7.50.", table)[-1] == "matched"
+
+
+def test_a_figure_that_names_a_column_is_about_its_header_and_a_cell_is_its_column_s() -> None:
+    row = ("Left before the end (Dose 10 mg: 4 people (2.9%); Dose 30 mg: 9 people (6.5%); "
+           "Placebo: 1 person (0.7%)).")
+    assert statuses("Nine people in the 30 mg group left before the end.", row) == ["matched", "matched"]
+    assert statuses("Nine people in the 10 mg group left before the end.", row)[0] == "conflict"
+    assert statuses("Four people in the 10 mg group left before the end.", row) == ["matched", "matched"]
+
+
+def test_a_score_after_a_name_is_no_number_of_the_name() -> None:
+    assert statuses("Ashby Town won 3–1 against Kelso United.", "Kelso United 1–3 Ashby Town, a league match.") \
+        != ["conflict"]
+    assert [q.identifier for q in extract_quantities("beat Kelso United 3–1 on Saturday")][:1] == [False]
