@@ -356,8 +356,8 @@ def _after_term(out: list[str]) -> bool:
 
 
 def _html_row(row: Tag, in_pre: bool) -> str:
-    """A table row's non-empty cells joined by " | ", with a rule under a row of header cells (`<th>`); text of a
-    nested table's cell counts in that cell only."""
+    """A table row's non-empty cells joined by " | ", with a rule under a row of header cells (`<th>`), or a field
+    ("Label: value") for a header cell beside one value; text of a nested table's cell counts in that cell only."""
     from bs4 import CData, NavigableString, Tag
 
     cells: list[list[str]] = []
@@ -379,6 +379,8 @@ def _html_row(row: Tag, in_pre: bool) -> str:
             if piece:
                 cells[cell].append(piece)
     texts = [text for text in (" ".join(parts) for parts in cells) if text]
+    if kinds == ["th", "td"] and len(texts) == 2 and not texts[0].rstrip().endswith(":"):
+        return f"{texts[0]}: {texts[1]}"  # a header cell that labels one value: a field ("Inspecting officer: …")
     line = " | ".join(texts)
     if len(texts) > 1 and set(kinds) == {"th"}:  # a row of header cells heads the table: a rule under it says so
         line += "\n|" + "---|" * len(texts)

@@ -68,8 +68,9 @@ _NUMBER_KEY = re.compile(r"\d{1,3}[A-Za-z]?")  # a row keyed by its number: "1",
 
 def row_sentence(row: TableRow) -> str:
     """A row as one sentence: "Invoices (Retention period: 10 years; Counted from: end of the year)."; a row keyed
-    by a bare number is named with its column's header ("Phase 1 (Dates: 10–18 April)", not "1 (Dates: …)")."""
-    cells = [c for c in row.cells]
+    by a bare number is named with its column's header ("Phase 1 (Dates: 10–18 April)", not "1 (Dates: …)"); a
+    cell's closing full stop is dropped, or the row would be cut into sentences there."""
+    cells = [c.rstrip(" .") if c.endswith(".") and not c.endswith("..") else c for c in row.cells]  # one sentence
     if row.header and len(row.header) == len(cells) and len(cells) > 1:
         rest = "; ".join(f"{h}: {c}" if h else c for h, c in zip(row.header[1:], cells[1:], strict=True) if c)
         key = cells[0]
@@ -87,16 +88,28 @@ _PERIOD = re.compile(r"(?:[A-Za-z]{2,12}\.?\s)?(?:FY\s?|(?:Q[1-4]|H[12])\s)?(?:1
 
 
 def _names_columns(first: list[str], rest: list[list[str]]) -> bool:
-    """Whether a table's first row (with no rule under it) is its header: it has no figure ("m²" is a unit), or its
-    only figures are years or periods over columns of other figures ("Budget head | 2026/27 | 2027/28" above
-    "Insurance | £2,700 | £2,900")."""
+    """Whether a table's first row (with no rule under it) is its header: it has no figure ("m²" is a unit), it names
+    columns of figures (`_names_over_figures`), or its only figures are years or periods over columns of other
+    figures ("Budget head | 2026/27 | 2027/28" above "Insurance | £2,700 | £2,900")."""
     dated = [cell for cell in first if any(ch.isdecimal() for ch in cell)]
-    if not dated:
+    if not dated or _names_over_figures(first, rest):
         return True
     if any(ch.isdecimal() for ch in first[0]) or not all(_PERIOD.fullmatch(cell.strip()) for cell in dated):
         return False
     return any(any(ch.isdecimal() for ch in cell) and not _PERIOD.fullmatch(cell.strip())
                for row in rest for cell in row)
+
+
+_LEADS_FIGURE = re.compile(r"\s*[£$€+\-−]?\d")  # a cell that opens with a figure: "138", "57 people (41.3%)"
+
+
+def _names_over_figures(first: list[str], rest: list[list[str]]) -> bool:
+    """Whether a first row names columns of figures: no cell of it opens with a figure, though one may hold some
+    ("Dose 20 mg"), and below it every cell after the first opens with one ("138", "57 people (41.3%)")."""
+    if len(first) < 2 or any(_LEADS_FIGURE.match(cell) for cell in first if cell):
+        return False
+    cells = [[cell for cell in row[1:] if cell] for row in rest]
+    return all(row and all(_LEADS_FIGURE.match(cell) for cell in row) for row in cells)
 
 
 _GAP = re.compile(r"\S {2,}\S")  # two cells of a line set out in columns
@@ -196,6 +209,16 @@ def _has_digit(cells: list[str]) -> bool:
     return any(ch.isdecimal() for cell in cells for ch in cell)
 
 
+_FULL_RULE = re.compile(r"[ \t]*(?:-{8,}|={8,})[ \t]*")  # "------------------" across the page
+_COLUMN_RULE = "-- --"  # what `_aligned_table` reads as dashes under a header's columns
+
+
+def _under_header(lines: list[str], j: int) -> bool:
+    """Whether line j is a rule across the page between a line set out in columns and more of them: "Description
+    Qty  Unit price  Total", a rule, then the rows."""
+    return bool(_FULL_RULE.fullmatch(lines[j])) and j + 1 < len(lines) and _column_line(lines[j + 1])
+
+
 def aligned_tables(text: str) -> str:
     """The text with its tables set out in columns of blanks (plain-text reports, minutes, lists of names and
     roles) written as pipe tables, for `render_tables` to read like any other; fenced code is left as it is. Loaders
@@ -206,9 +229,12 @@ def aligned_tables(text: str) -> str:
             fenced = not fenced
         j = i
         if not fenced:
-            while j < len(lines) and (_column_line(lines[j]) or (j > i and _DASHES.fullmatch(lines[j]))):
+            while j < len(lines) and (_column_line(lines[j]) or (j > i and _DASHES.fullmatch(lines[j]))
+                                      or (j == i + 1 and _under_header(lines, j))):
                 j += 1
-        table = _aligned_table(lines[i:j]) if j > i else None
+        # a rule across the page under the first line is its header's, as dashes under each column are
+        table = _aligned_table([_COLUMN_RULE if k == i + 1 and _FULL_RULE.fullmatch(lines[k]) else lines[k]
+                                for k in range(i, j)]) if j > i else None
         if table is None:  # (a block that is no table is passed over whole: each line is read once)
             out.extend(lines[i:max(j, i + 1)])
             i = max(j, i + 1)

@@ -87,3 +87,14 @@ def test_a_field_and_its_value_is_no_heading_but_a_numbered_label_is() -> None:
     assert not is_heading("**Status:** Resolved")
     assert is_heading("Part 2: Eligibility")
     assert is_heading("Appendix B: Forms")
+
+
+def test_a_chunk_never_starts_or_ends_inside_a_figure() -> None:
+    # a block of fields with no full stop between them is cut where a line ends, not at "£591." of "£591.95"
+    fields = "\n".join(f"Line item {i} of the invoice (parts and labour): £{i * 37},{i:03d}.{i % 100:02d}"
+                       for i in range(1, 60))
+    chunks = chunk_document(_doc(fields), "d1", Embedder().tokenizer, chunk_size=200, chunk_overlap=30)
+    assert len(chunks) > 2
+    for chunk in chunks:
+        assert chunk.text.split("\n")[0].startswith("Line item"), chunk.text[:40]
+        assert chunk.text.rstrip()[-3] == ".", chunk.text[-40:]  # ends in a whole amount: "….27"

@@ -175,3 +175,47 @@ def test_a_plain_text_table_s_header_may_hold_units_and_names_but_not_figures_of
     usage = ("                 2026         2027\nElectricity      1,112 kWh    987 kWh\n"
              "Gas              3,684 kWh    3,201 kWh\n")
     assert _loaded_rows(usage)[0] == "Electricity (2026: 1,112 kWh; 2027: 987 kWh)."  # an empty corner heads it
+
+
+def test_a_cell_s_closing_full_stop_does_not_cut_its_row_into_two_sentences() -> None:
+    from ledger.text.sentences import split_sentences
+
+    table = ("| No. | Action required | Deadline |\n|---|---|---|\n"
+             "| 5 | Seal the gap under the rear door against pests. | 18 February 2025 (14 days) |\n")
+    row = render_tables(table)[0].strip()
+    assert row == "No. 5 (Action required: Seal the gap under the rear door against pests; Deadline: 18 February " \
+                  "2025 (14 days))."
+    assert len(split_sentences(row)) == 1
+
+
+def test_a_first_row_of_names_over_columns_of_figures_heads_its_table() -> None:
+    # a Word or PDF table has no rule under its header; its names may hold figures of their own ("20 mg")
+    table = ("Result after 16 weeks | Dose 20 mg | Dose 40 mg | Placebo\n"
+             "Number of people in group | 138 | 137 | 137\n"
+             "Stopped because of a side effect | 3 people (2.2%) | 6 people (4.4%) | 2 people (1.5%)\n")
+    assert "Number of people in group (Dose 20 mg: 138; Dose 40 mg: 137; Placebo: 137)." in render_tables(table)[0]
+    ranks = "Ada Byron | 2 wins | 3 losses\nAlan Turing | 5 wins | 0 losses\n"  # its first row is one of them
+    assert "Ada Byron; 2 wins; 3 losses." in render_tables(ranks)[0]
+
+
+def test_a_rule_across_the_page_under_a_plain_text_header_is_its_header_s() -> None:
+    invoice = ("------------------------------------------------------------\n"
+               "Description                 Qty   Unit price      Total\n"
+               "------------------------------------------------------------\n"
+               "Oil filter                    1       £14.95     £14.95\n"
+               "Spark plugs (iridium)         4       £11.20     £44.80\n"
+               "------------------------------------------------------------\n")
+    assert _loaded_rows(invoice) == ["Oil filter (Qty: 1; Unit price: £14.95; Total: £14.95).",
+                                     "Spark plugs (iridium) (Qty: 4; Unit price: £11.20; Total: £44.80)."]
+
+
+def test_an_html_header_cell_beside_one_value_is_a_field() -> None:
+    from ingest.loaders import parse_file
+
+    page = ("<html><body><table><tr><th>Inspecting officer</th><td>Mr Idris Vale, Environmental Health Officer</td>"
+            "</tr><tr><th>Date of visit</th><td>4 February 2027</td></tr></table>"
+            "<table><tr><th>Area</th><th>Score</th></tr><tr><td>Cleaning</td><td>15</td></tr></table></body></html>")
+    text = render_tables(parse_file(Path("report.html"), page.encode(), None).text)[0]
+    assert "Inspecting officer: Mr Idris Vale, Environmental Health Officer" in text
+    assert "Date of visit: 4 February 2027" in text
+    assert "Cleaning (Score: 15)." in text  # a header row still heads its table
