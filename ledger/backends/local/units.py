@@ -57,6 +57,7 @@ class Unit:
     lead: str = ""  # the earlier sentences of the field it continues ("Motion 2: to ban glass. Proposed by Ana Lee.")
     subject: str = ""  # whom its document is a record of, named by its first field ("Patient: Margaret Ellery")
     masthead: str = ""  # its document's opening lines, the title and what is under it ("Minutes of the AGM held …")
+    opening: str = ""  # its document's first chunk, when retrieved: the codes it opens with name what it is of
 
     @property
     def order(self) -> tuple[str, int]:
@@ -401,8 +402,9 @@ def evidence_units(chunks: list[Chunk]) -> list[Unit]:
     units = [u for chunk in chunks for u in _chunk_units(chunk)]
     subjects = _subjects(units)
     mastheads = {c.document_id: head for c in chunks if c.start_char == 0 and (head := _masthead(c.text))}
-    return [replace(u, subject=subjects.get(u.chunk.document_id, ""), masthead=mastheads.get(u.chunk.document_id, ""))
-            for u in units]
+    openings = {c.document_id: c.text for c in chunks if c.start_char == 0}
+    return [replace(u, subject=subjects.get(u.chunk.document_id, ""), masthead=mastheads.get(u.chunk.document_id, ""),
+                    opening=openings.get(u.chunk.document_id, "")) for u in units]
 
 
 _MASTHEAD_LINES = 3  # a document's title and the lines under it that say what it is, before its first paragraph

@@ -320,6 +320,9 @@ class LocalWriter:
         nouns = frozenset(s for w in re.findall(r"[A-Za-z]+", part.text) if can_be_a_noun(w, table)
                           for s in content_stems(w))
         roles = _asked_roles(part, table) if part.wants_person else frozenset()
+        # the words of a code asked about ("SKYLARK" of "SKYLARK-2"): a unit about the code names them
+        code_stems = frozenset(s for t in named_terms(part.text) if any(c.isdigit() for c in t)
+                               for s in content_stems(t))
         for i in np.argsort(-np.asarray(scores), kind="stable"):
             unit, score, sim, relevant = units[i], scores[i], float(sims[0][i]), float(sims[1][i])
             if score < ANSWER_BAR:
@@ -349,7 +352,7 @@ class LocalWriter:
             bar = CONTEXT_SIMILARITY if covered * 2 >= asked else UNKNOWN_WORD_SIMILARITY
             # (a passage on the code asked about needs no verb of the question: "What does Service C include?")
             if sim < bar and any(len(s) >= 4 and s not in reworded and not stem_covered(s, unit.context_stems)
-                                 and (i not in coded or s in nouns) for s in part.focus):
+                                 and (i not in coded or (s in nouns and s not in code_stems)) for s in part.focus):
                 continue
             if part.focus & unit.names_subject and part.focus - unit.names_subject - unit.label_stems:
                 continue  # "Property: Flat 3, …" names what "the rent for Flat 3" is asked of; it is no answer
@@ -388,7 +391,8 @@ class LocalWriter:
 def _about_code(unit: Unit, codes: list[str], siblings: list[re.Pattern[str]]) -> bool | None:
     """Whether a unit is about a code the question asks about (True), about a sibling code (False), or neither
     (None): by the first such code it names, with the field it continues ("E4 - High temperature. Restart it."), or
-    else by the heading above it ("3.4.1 — 12 May › Fixed"), or else by what its record is of ("Property: Flat 3").
+    else by the heading above it ("3.4.1 — 12 May › Fixed"), or else by what its record is of ("Property: Flat 3"),
+    or else by the codes its document opens with.
     "Service C (Main work: Service B plus …)" is about Service C."""
     for text in (unit.said, unit.section, unit.subject):  # the record's subject last ("Property: Flat 3, …")
         named = sorted((m.start(), mentions(m.group(0), codes)) for shape in siblings for m in shape.finditer(text))
@@ -396,6 +400,14 @@ def _about_code(unit: Unit, codes: list[str], siblings: list[re.Pattern[str]]) -
             return named[0][1]
         if mentions(text, codes):
             return True
+    # ... or else by the code its document opens with: every line of "TAX INVOICE Invoice No: INV-58213" is of that
+    # invoice, every result of "Study code: CVT-218 (the SKYLARK-2 study)" of that study
+    lettered = [code for code in codes if any(ch.isalpha() for ch in code)]  # (not a year: "2023-24")
+    if unit.opening and lettered:
+        shapes = [code_shape(code) for code in lettered]
+        opened = sorted((m.start(), mentions(m.group(0), lettered)) for shape in shapes for m in shape.finditer(
+            unit.opening))
+        return opened[0][1] if opened else (True if mentions(unit.opening, lettered) else None)
     return None
 
 

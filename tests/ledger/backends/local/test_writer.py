@@ -1181,3 +1181,24 @@ def test_a_letter_s_fields_are_about_whom_its_re_line_names(embedder) -> None:  
         answer = answer_to(embedder, question, [letter])
         assert answer.answered and answer.text.startswith(("Discharged", "Primary")) and said in answer.text, (
             question, answer.text)
+
+
+def test_a_code_a_document_opens_with_names_what_its_later_lines_are_about(embedder) -> None:  # type: ignore[no-untyped-def]
+    opening = make_chunk("PARTS RECEIPT\nReceipt No: RC-40718\nDate: 3 May 2027\nCustomer: Ms Ada Pell\n\n"
+                         "Thank you for shopping with us.", "Parts receipt", None, "r", 0, 0)
+    totals = make_chunk("Items: brake pads, wiper blades.\n\nGoods total: £84.20\nVAT: £16.84\nAmount paid: £101.04",
+                        "Parts receipt", None, "r", 1, 120)
+    answer = answer_to(embedder, "What was the amount paid on receipt RC-40718?", [opening, totals])
+    assert answer.answered and "£101.04" in answer.text, answer.text
+    other = make_chunk("PARTS RECEIPT\nReceipt No: RC-40719\nDate: 4 May 2027", "Parts receipt", None, "s", 0, 0)
+    elsewhere = make_chunk("Goods total: £12.00\nAmount paid: £14.40", "Parts receipt", None, "s", 1, 60)
+    answer = answer_to(embedder, "What was the amount paid on receipt RC-40718?",
+                       [opening, totals, other, elsewhere])
+    assert "£101.04" in answer.text and "£14.40" not in answer.text, answer.text  # not the other receipt's
+
+
+def test_lodging_an_appeal_is_making_one(embedder) -> None:  # type: ignore[no-untyped-def]
+    notice = make_chunk("RIGHT OF APPEAL\n\nFor householder applications, an appeal must be made within 12 weeks of "
+                        "the date of this notice.", "Decision notice", None, "n", 1, 0)
+    answer = answer_to(embedder, "How long does the applicant have to lodge an appeal?", [notice])
+    assert answer.answered and "12 weeks" in answer.text, answer.text
