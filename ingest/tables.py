@@ -63,13 +63,13 @@ def _unflatten_line(line: str) -> str:
     return lines if len(widths) == 1 and min(widths) >= 2 else line
 
 
-_NUMBER_KEY = re.compile(r"\d{1,3}[A-Za-z]?")  # a row keyed by its number: "1", "2b"
+_NUMBER_KEY = re.compile(r"\d{1,3}[A-Za-z]?|[A-Z]")  # a row keyed by its number or letter: "1", "2b", "C"
 
 
 def row_sentence(row: TableRow) -> str:
     """A row as one sentence: "Invoices (Retention period: 10 years; Counted from: end of the year)."; a row keyed
-    by a bare number is named with its column's header ("Phase 1 (Dates: 10–18 April)", not "1 (Dates: …)"); a
-    cell's closing full stop is dropped, or the row would be cut into sentences there."""
+    by a bare number or letter is named with its column's header ("Phase 1 (Dates: 10–18 April)", not "1 (Dates:
+    …)"; "Zone C (…)"); a cell's closing full stop is dropped, or the row would be cut into sentences there."""
     cells = [c.rstrip(" .") if c.endswith(".") and not c.endswith("..") else c for c in row.cells]  # one sentence
     if row.header and len(row.header) == len(cells) and len(cells) > 1:
         rest = "; ".join(f"{h}: {c}" if h else c for h, c in zip(row.header[1:], cells[1:], strict=True) if c)
@@ -157,9 +157,11 @@ def _aligned_table(block: list[str]) -> list[str] | None:
     if any(sum(bool(c) for c in column) < 2 for column in zip(*cells, strict=True)):
         return None  # a column only one line has: prose typed with two blanks after a full stop, not a table
     merged: list[list[str]] = []
-    for row in cells:
+    for line, row in zip(rows, cells, strict=True):
         if merged and not row[0]:  # a cell carried onto the next line
             merged[-1] = [f"{a} {b}".strip() for a, b in zip(merged[-1], row, strict=True)]
+        elif merged and not any(merged[-1][1:]) and line[:1] in " \t" and row[0][:1].islower():
+            merged[-1] = [f"{merged[-1][0]} {row[0]}", *row[1:]]  # a first cell carried on, indented (`_carried_on`)
         else:
             merged.append(row)
     merged = _with_units_joined(merged)
@@ -213,6 +215,22 @@ _FULL_RULE = re.compile(r"[ \t]*(?:-{8,}|={8,})[ \t]*")  # "------------------" 
 _COLUMN_RULE = "-- --"  # what `_aligned_table` reads as dashes under a header's columns
 
 
+def _carried_on(lines: list[str], j: int) -> bool:
+    """Whether line j is a first cell too long for its column, carried onto the next line, an indented line in
+    columns that goes on in lower case: "Boiler service (discounted from 89.00 when booked" over "  with the safety
+    check)      72.00"."""
+    nxt = lines[j + 1] if j + 1 < len(lines) else ""
+    return bool(lines[j].strip()) and not _column_line(lines[j]) and _column_line(nxt) and nxt[:1] in " \t" \
+        and nxt.lstrip()[:1].islower()
+
+
+def _subtotal_rule(lines: list[str], j: int) -> bool:
+    """Whether line j is a rule under a column of figures, over the rows that sum them ("  ---------" over
+    "Subtotal   168.40")."""
+    return bool(_FULL_RULE.fullmatch(lines[j])) and lines[j][:1] in " \t" and j + 1 < len(lines) \
+        and _column_line(lines[j + 1])
+
+
 def _under_header(lines: list[str], j: int) -> bool:
     """Whether line j is a rule across the page between a line set out in columns and more of them: "Description
     Qty  Unit price  Total", a rule, then the rows."""
@@ -230,11 +248,14 @@ def aligned_tables(text: str) -> str:
         j = i
         if not fenced:
             while j < len(lines) and (_column_line(lines[j]) or (j > i and _DASHES.fullmatch(lines[j]))
-                                      or (j == i + 1 and _under_header(lines, j))):
+                                      or (j == i + 1 and _under_header(lines, j))
+                                      or (j > i and (_carried_on(lines, j) or _subtotal_rule(lines, j)))):
                 j += 1
-        # a rule across the page under the first line is its header's, as dashes under each column are
+        # a rule across the page under the first line is its header's, as dashes under each column are; a rule
+        # further down is a sum's ("---------" over "Subtotal  168.40") and no row
         table = _aligned_table([_COLUMN_RULE if k == i + 1 and _FULL_RULE.fullmatch(lines[k]) else lines[k]
-                                for k in range(i, j)]) if j > i else None
+                                for k in range(i, j) if k == i + 1 or not _FULL_RULE.fullmatch(lines[k])]
+                               ) if j > i else None
         if table is None:  # (a block that is no table is passed over whole: each line is read once)
             out.extend(lines[i:max(j, i + 1)])
             i = max(j, i + 1)

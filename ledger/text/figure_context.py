@@ -26,6 +26,8 @@ _CLAUSE_BREAK = re.compile(r"[,;]|\b(?:and|or|but|which|while|whereas)\b", re.IG
 # A table row as ingest renders it: "Key (Header: value; Header: value)." (ingest.tables.row_sentence)
 # (its key and its headers may hold a bracket of their own: "Young person (aged 12-17) (Price (online): £6.00)")
 _ROW = re.compile(r"\s*((?:[^():;\n]|\([^():;\n]*\)){1,80}?) \((?=(?:[^()\n]|\([^()\n]*\))*?: )")
+_SINCE = re.compile(r"[ \t]+(?:after|before|since|from)[ \t]+(?:the[ \t]+)?([\w-]+(?:[ \t]+[\w-]+){0,3})",
+                    re.IGNORECASE)  # what a duration is counted from: "52 minutes after impact began"
 _NAMES_COLUMN = re.compile(r"[ \t]*:[ \t]")  # right after a figure in a row: the figure is in its column's name
 _PATH_MARK = re.compile(r"\s[…›]\s")  # between a quote's headings, and where a quote skips text
 _PART_OF = re.compile(r"\s*(?:out\s+)?of(?:\s+the|\s+its|\s+their)?\s*", re.IGNORECASE)  # "12 of the 40 schools"
@@ -103,7 +105,9 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                 head = max(text.rfind("; ", line_start, q.start) + 2, text.rfind("(", line_start, q.start) + 1)
                 terms = frozenset(key_terms(text[head:q.start])) | q.context
             in_row = bool(row) and labelled and q.start > line_start + keyed.end(1)  # type: ignore[union-attr]
-            described.append(replace(q, about=terms, labelled=labelled, row=row if in_row else frozenset()))
+            since = _SINCE.match(clause) if q.kind == "duration" else None
+            described.append(replace(q, about=terms, labelled=labelled, row=row if in_row else frozenset(),
+                                     since=frozenset(key_terms(since.group(1))) if since else frozenset()))
             cursor = after_end
         for n, q in enumerate(described[:-1]):
             nxt = described[n + 1]

@@ -35,6 +35,8 @@ class Quantity:
     row: frozenset[str] = frozenset()  # key terms of the row a table cell is of: "autumn" of "Autumn (Deadline: …)"
     identifier: bool = False  # a name rather than an amount: "Level 2", "Phase 1", "Section 4"
     baseline: bool = False  # the date of what a figure is compared with: "12 complaints, compared with 15 in 2022"
+    since: frozenset[str] = frozenset()  # key terms of what a duration is counted from: "impact began" of "52
+    # minutes after impact began"
     difference: str = ""  # a difference between two figures, by what it measures (the first word of its group in
     # the lexicon's `comparatives`): "more" for "£40 more than", "rose by 12%", "15 fewer"; "earlier" for "15 minutes
     # earlier"

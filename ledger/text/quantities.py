@@ -754,6 +754,8 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
         others = [e for e in peers if e not in equal and e not in vague and _anchored(q, e, anchor(e))
                   and not _unnamed_column(q, e, evidence)
                   and e.difference == q.difference  # "£40 more" is no rival of "£900", nor "rose by 5%" of "12%"
+                  and not (q.since and e.since and not q.since & e.since)  # "52 minutes after impact began" and
+                  # "27 minutes after escalation" are counted from two moments
                   and not (q.kind == "weekday" and q.ranged and not e.ranged)]  # "Monday to Friday", "Saturdays"
         # a figure the claim gives for something else is no rival ("from 30% to 20%" against "from 30% to 25%": the
         # evidence's 30% is the claim's 30%, its 25% the rival of 20%)

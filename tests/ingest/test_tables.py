@@ -97,6 +97,13 @@ def test_a_row_keyed_by_a_bare_number_is_named_with_its_column_s_header() -> Non
                                            "Phase 2b (Dates: 2 May; Section closed: All)."]
 
 
+def test_a_row_keyed_by_a_letter_is_named_with_its_column_s_header() -> None:
+    table = "| Zone | Area | First permit |\n|---|---|---|\n| A | Town Centre | £96 |\n| C | Riverside | £54 |"
+    text, _ = render_tables(table)
+    assert text.strip().split("\n\n") == ["Zone A (Area: Town Centre; First permit: £96).",
+                                           "Zone C (Area: Riverside; First permit: £54)."]
+
+
 def _loaded_rows(text: str) -> list[str]:
     from ingest.loaders import parse_file
     from ingest.tables import row_sentence
@@ -120,6 +127,25 @@ def test_a_plain_text_table_set_out_in_columns_of_blanks_becomes_rows_that_name_
         "Turbidity (Units: NTU; PCV: 4; S-01: 2.6; S-02: 0.4).",
         "Lead (Units: ug/L; PCV: 10; S-01: 1.1; S-02: 14.2).",
         "Coliform bacteria (Units: cfu/100 mL; PCV: 0; S-01: 23; S-02: 0).",
+    ]
+
+
+def test_a_bill_in_columns_keeps_a_wrapped_item_and_the_rows_under_its_sum_rule() -> None:
+    bill = (
+        "CHARGES\n\n"
+        "Gas safety check (3 appliances)                        78.00\n"
+        "Boiler service (discounted from 89.00 when booked\n"
+        "  with the safety check)                               72.00\n"
+        "Parts: burner door gasket                              18.40\n"
+        "                                                   ---------\n"
+        "Subtotal                                              168.40\n"
+        "TOTAL (GBP)                                           202.08\n"
+        "\nThe invoice is payable within 14 days.\n"
+    )
+    assert _loaded_rows(bill) == [
+        "Gas safety check (3 appliances); 78.00.",
+        "Boiler service (discounted from 89.00 when booked with the safety check); 72.00.",
+        "Parts: burner door gasket; 18.40.", "Subtotal; 168.40.", "TOTAL (GBP); 202.08.",
     ]
 
 

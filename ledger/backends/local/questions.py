@@ -37,7 +37,7 @@ class _Words:
     plural_nouns: frozenset[str]
     measures: frozenset[str]  # units a figure is measured in: "how many days" is answered by any duration
     answer_kind: re.Pattern[str]  # "how late", "what share", "take place": words that say only what kind of answer
-    measured: re.Pattern[str]  # "how heavy", "how deep": a physical measure is asked for
+    measured: re.Pattern[str]  # "how heavy", "how deep", "what does it weigh": a physical measure is asked for
 
 
 @cache
@@ -55,7 +55,8 @@ def _words() -> _Words:
                 actions |= stems
     nouns = phrase_pattern(lex.words("figures", "question_nouns"))
     adjectives = phrase_pattern(lex.words("questions", "measure_adjectives"))
-    measured = re.compile(rf"\bhow\s+(?:{adjectives})\b", re.IGNORECASE)
+    verbs = phrase_pattern(lex.words("questions", "measure_verbs"))
+    measured = re.compile(rf"\bhow\s+(?:{adjectives})\b|^\W*what\b[^?]*\b(?:{verbs})\b", re.IGNORECASE)
     measures = " ".join((*lex.words("figures", "units"), *lex.words("figures", "currencies"),
                          *lex.words("figures", "markers"), "times"))
     return _Words(

@@ -875,3 +875,9 @@ def test_a_score_after_a_name_is_no_number_of_the_name() -> None:
     assert statuses("Ashby Town won 3–1 against Kelso United.", "Kelso United 1–3 Ashby Town, a league match.") \
         != ["conflict"]
     assert [q.identifier for q in extract_quantities("beat Kelso United 3–1 on Saturday")][:1] == [False]
+
+
+def test_durations_counted_from_two_moments_are_no_rivals() -> None:
+    quote = "The first update was posted 27 minutes after escalation to SEV-1."
+    assert statuses("The first update came 52 minutes after impact began.", quote) == ["absent"]
+    assert statuses("The first update came 52 minutes after escalation to SEV-1.", quote)[0] == "conflict"

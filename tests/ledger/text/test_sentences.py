@@ -23,6 +23,8 @@ def texts(text: str, tokenizer=None) -> list[str]:
         ("Acme Inc. signed it. Next.", ["Acme Inc. signed it.", "Next."]),
         ("See form No. 5 for details. Next.", ["See form No. 5 for details.", "Next."]),
         ("It takes approx. 3 days. Next.", ["It takes approx. 3 days.", "Next."]),
+        ("Cello Concerto in E minor, Op. 85 (soloist: R. Mbeki). Next.",
+         ["Cello Concerto in E minor, Op. 85 (soloist: R. Mbeki).", "Next."]),
         ("Plan A vs. Plan B is compared. Next.", ["Plan A vs. Plan B is compared.", "Next."]),
         ("Ask Dr. Smith today. Next.", ["Ask Dr. Smith today.", "Next."]),
         ("The office on Main St. is closed. Next.", ["The office on Main St. is closed.", "Next."]),

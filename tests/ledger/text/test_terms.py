@@ -214,6 +214,11 @@ def test_a_deputy_is_another_role(claim: str, quote: str, expected: tuple[str, s
          ("anywhere", "only")),
         ("Members can use the pool at all times.", "Members can use the pool except during lessons.",
          ("at all times", "except")),
+        # a claim that says the condition makes no difference
+        ("Under-18s are admitted free whether or not they come with an adult.",
+         "Under-18s are admitted free when accompanied by a paying adult.", ("whether or not", "when")),
+        ("The tablets can be taken with or without food.", "Take the tablets only with food.",
+         ("with or without", "only")),
     ],
 )
 def test_a_claim_that_holds_in_every_case_drops_the_quote_s_condition(

@@ -1039,6 +1039,14 @@ def test_how_heavy_asks_for_the_weight(embedder) -> None:  # type: ignore[no-unt
     assert answer.answered and "105 cm" in answer.text and "1.8 kg" not in answer.text, answer.text
 
 
+def test_what_something_weighed_asks_for_a_weight(embedder) -> None:  # type: ignore[no-untyped-def]
+    note = make_chunk("# Discharge note\n\nPatient: Biscuit (dog)\nWeight on admission: 31.4 kg\n"
+                      "Weight at discharge: 30.9 kg\n\nBiscuit was admitted on 3 August 2027 after two days of "
+                      "vomiting and not eating.", "Discharge note", None, "d", 1, 0)
+    answer = answer_to(embedder, "What did Biscuit weigh when he was admitted?", [note])
+    assert answer.answered and "31.4 kg" in answer.text and "3 August" not in answer.text, answer.text
+
+
 def test_a_table_row_named_by_a_word_that_also_means_a_change_counts_it(embedder) -> None:  # type: ignore[no-untyped-def]
     # "Falls" is also the verb of "sales falls"; as a row label it is what the row counts
     table = make_chunk("## Incidents by ward\n\n| Incident | Ward 4 | Ward 5 |\n|---|---|---|\n| Falls | 12 | 8 |\n"
