@@ -28,7 +28,8 @@ _FRACTIONS = {"half": 2, "halves": 2, "third": 3, "thirds": 3, "quarter": 4, "qu
 _ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 # Durations in days or in months: a month is no whole number of days, so across the two only approximate equality.
 DURATIONS = {"second": ("day", 1 / 86400), "sec": ("day", 1 / 86400), "minute": ("day", 1 / 1440),
-             "min": ("day", 1 / 1440), "hour": ("day", 1 / 24), "hr": ("day", 1 / 24), "day": ("day", 1.0),
+             "min": ("day", 1 / 1440), "hour": ("day", 1 / 24), "hr": ("day", 1 / 24), "h": ("day", 1 / 24),
+             "day": ("day", 1.0),
              "night": ("day", 1.0), "week": ("day", 7.0), "wk": ("day", 7.0), "fortnight": ("day", 14.0),
              "month": ("month", 1.0), "quarter": ("month", 3.0), "year": ("month", 12.0), "yr": ("month", 12.0),
              "decade": ("month", 120.0)}
@@ -41,6 +42,10 @@ TIMES = _TIMES = {"once": 1, "twice": 2, "thrice": 3}
 # After these "a year" is a rate ("twice a year", "$50 a day"), not one year.
 _NOT_BEFORE_ARTICLE = {"once", "twice", "thrice", "times", "per", "$", "€", "£"}
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_SHORT_DAY = r"(?-i:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)"
+# the end of a span of two short forms, after the first ("Mon–Sat"): look-behinds of one width each
+_AFTER_SHORT_DAY = "|".join(rf"(?<=(?-i:Mon|Tue|Wed|Thu|Fri|Sat|Sun){gap})" for gap in
+                            (r"[-\u2013\u2014]", r"\s[-\u2013\u2014]\s", r"\sto\s"))
 _MONTH_NAMES = "jan feb mar apr may jun jul aug sep oct nov dec"
 _MONTHS = {name: i for i, name in enumerate(_MONTH_NAMES.split(), 1)}
 _MONTH_RE = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
@@ -58,9 +63,10 @@ DATE_RE = re.compile(
     r"|(?P<qw>\b(?P<qwn>first|second|third|fourth)[\s-]+quarter(?:\s+(?:of\s+)?(?P<qwy>\d{4}))?\b)"
     r"|(?P<fy>\b(?:FY\s*'?|fiscal\s+year\s+)(?P<fyy>\d{4}|\d{2})\b)"
     r"|(?P<wd>\b(?:" + "|".join(WEEKDAYS) + r")s?\b)"
-    # a weekday's short form only capitalised and before a day's number ("Tue 16 & Wed 17 Mar"): "sat", "wed" and
-    # "sun" are words too
-    r"|(?P<wda>\b(?-i:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun)\b\.?(?=\s+\d{1,2}\b))"
+    # a weekday's short form only capitalised and before a day's number ("Tue 16 & Wed 17 Mar") or in a span of two
+    # ("Mon–Sat", "Mon to Fri"): "sat", "wed" and "sun" are words too
+    r"|(?P<wda>\b" + _SHORT_DAY + r"\b\.?(?=\s+\d{1,2}\b|\s?[-\u2013\u2014]\s?" + _SHORT_DAY + r"\b|\s+to\s+"
+    + _SHORT_DAY + r"\b)|(?:" + _AFTER_SHORT_DAY + r")" + _SHORT_DAY + r"\b\.?)"
     # A month on its own only when capitalised, and never "May" (the modal verb starts sentences too).
     r"|(?P<mon>\b(?-i:January|February|March|April|June|July|August|September|October|November|December)\b)",
     re.IGNORECASE,

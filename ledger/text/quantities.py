@@ -180,6 +180,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
                 found.append(quantity)
         else:
             i += 1
+    found = _compound_durations(text, found)
     taken = [(q.start, q.end) for q in found if q.kind == "money"]  # a count may run on over it: "3 swim free"
     found += [_make("money", 0.0, text, m.start(), m.end()) for m in _free_pattern().finditer(text)
               if not any(a < m.end() and m.start() < b for a, b in taken)]
@@ -195,6 +196,24 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     found = [replace(q, identifier=True) if q.kind == "number" and _numbers_its_line(text, q) else q for q in found]
     found = _days_of_a_later_month(text, sorted(found, key=lambda q: q.start))
     return tuple(read_ages(text, describe_figures(text, shared_units(text, found))))
+
+
+_COMPOUND_GAP = re.compile(r"\s*(?:,?\s*and\s+)?")  # "2 hours 47 minutes", "1 hour and 30 minutes"
+
+
+def _compound_durations(text: str, found: list[Quantity]) -> list[Quantity]:
+    """A duration in two units, the larger first, as one: "2 h 47 min" is 2.78 hours, "1 year and 6 months" 18
+    months. Pure."""
+    out: list[Quantity] = []
+    for q in found:
+        last = out[-1] if out else None
+        if (last is not None and q.kind == last.kind == "duration" and q.unit == last.unit and not q.bound
+                and 0 < q.value < last.value and last.upper is None and not last.approx
+                and _COMPOUND_GAP.fullmatch(text[last.end:q.start])):
+            out[-1] = replace(last, value=last.value + q.value, text=text[last.start:q.end], end=q.end)
+            continue
+        out.append(q)
+    return out
 
 
 _DAY_THEN = re.compile(r"\s*(?:,|&|and|or|to|until|till|through|[-–—])\s*$", re.IGNORECASE)
@@ -218,7 +237,17 @@ def _days_of_a_later_month(text: str, found: list[Quantity]) -> list[Quantity]:
         year, quarter, month, _ = later.parts
         out[n + 1] = replace(day, kind="date", value=day.value, parts=(year, quarter, month, int(day.value)),
                              context=frozenset(), identifier=False)
+    for n in range(len(out) - 1):  # "from 17 to 19 May 2028", "3–5 June": the first day of a span of days
+        day, later = out[n], out[n + 1]
+        last = later.parts[3] if later.kind == "date" and later.parts[2] is not None else None
+        if (day.kind == "number" and not day.identifier and day.value.is_integer() and last is not None
+                and 1 <= day.value < last and _SPAN_OF_DAYS.fullmatch(text[day.end:later.start])):
+            year, quarter, month, _ = later.parts
+            out[n] = replace(day, kind="date", parts=(year, quarter, month, int(day.value)), context=frozenset())
     return out
+
+
+_SPAN_OF_DAYS = re.compile(r"\s*(?:[-\u2013\u2014]|to|until|till)\s*", re.IGNORECASE)
 
 
 @cache

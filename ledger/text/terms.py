@@ -36,7 +36,10 @@ _PREDICATE = re.compile(r"\b(?:is|are|be|been|being|was|were|remains?|becomes?|c
 _LIST = re.compile(r"\s*(?:be\s+)?(\w+(?:\s*,\s*\w+)*\s*,?\s+(?:or|and|nor)\s+\w+)")
 _CLAUSE_END = re.compile(r"[.;…:]")
 # Where one clause of a sentence ends and another begins, for counting negations.
-_CLAUSE_BREAK = re.compile(r"[.;…:]|,\s*(?:and|but|or|while|whereas)\b", re.IGNORECASE)
+# (a clause joined by "and"/"or"/"but" that opens with a negation is a clause of its own even without a comma: "No
+# data was lost and no card data was exposed" is negated twice over, not double negation that cancels)
+_CLAUSE_BREAK = re.compile(r"[.;…:]|,\s*(?:and|but|or|while|whereas)\b|\s(?:and|but|or)\s+(?=(?:no|not|never)\s)",
+                           re.IGNORECASE)
 _PHRASE_END = re.compile(r"[.;…:,]|\b(?:and|but|or|while|whereas)\b", re.IGNORECASE)
 
 

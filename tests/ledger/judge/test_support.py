@@ -722,3 +722,10 @@ def test_a_figure_set_apart_by_a_dash_counts_nothing_after_it() -> None:
                  "The previous rating, awarded on 2 May 2022, was 5 (Very good). … Hygiene rating awarded: 2 - "
                  "Improvement necessary", 0.8)
     assert [m.status for m in f.quantities.matches][0] == "conflict"
+
+
+def test_two_clauses_each_negated_deny_the_claim_twice_over() -> None:
+    f = features("Some customers' card data was exposed during the incident.",
+                 "No data was lost and no card data was exposed.", 0.8)
+    assert (f.claim_negated, f.quote_negated) == (False, True)
+    assert decide_support(f)[0] == "contradicted"

@@ -881,3 +881,24 @@ def test_durations_counted_from_two_moments_are_no_rivals() -> None:
     quote = "The first update was posted 27 minutes after escalation to SEV-1."
     assert statuses("The first update came 52 minutes after impact began.", quote) == ["absent"]
     assert statuses("The first update came 52 minutes after escalation to SEV-1.", quote)[0] == "conflict"
+
+
+def test_a_span_of_two_short_weekdays_is_a_span_of_days() -> None:
+    row = "Zone A (Controlled hours: Mon–Sat, 8am–8pm; First permit: £96)."
+    assert statuses("Controlled hours in Zone A are Monday to Saturday, 8am to 8pm.", row) == ["matched"] * 4
+    assert "conflict" in statuses("Controlled hours in Zone A are Monday to Friday, 8am to 8pm.", row)
+    assert [q.kind for q in extract_quantities("He Sat down at 4pm; we sat-Sun")] == ["time"]  # words, not days
+
+
+def test_a_duration_in_two_units_is_one_duration() -> None:
+    assert [(q.text, round(q.value * 24 * 60)) for q in extract_quantities("Impact window: 14:06 – 16:53 (2 h 47 min).")
+            if q.kind == "duration"] == [("2 h 47 min", 167)]
+    assert [q.value for q in extract_quantities("It took 1 year and 6 months.")] == [18.0]
+    assert statuses("The outage lasted 167 minutes.", "The outage lasted 2 hours 47 minutes.") == ["matched"]
+    assert statuses("The outage lasted 2 hours 40 minutes.", "The outage lasted 2 hours 47 minutes.") == ["conflict"]
+
+
+def test_a_bare_day_before_a_date_is_the_first_day_of_its_span() -> None:
+    quote = "The residential visit is from Wednesday 17 to Friday 19 May 2028."
+    assert statuses("The visit runs from 17 to 19 May 2028.", quote) == ["matched", "matched"]
+    assert statuses("The visit runs from 16 to 19 May 2028.", quote)[0] != "matched"
