@@ -267,10 +267,13 @@ def _share_of_count(q: Quantity, evidence: Sequence[Quantity]) -> Working | None
 
 def _share_as_percent(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     """"30% of the schools" from "12 of the 40 schools": one count of the evidence as a share of another, when the part
-    is about what the claim's share is."""
+    is about what the claim's share is; or one sum of money as a share of another in its currency ("half the
+    subscription" from "£120, or £60 for students")."""
     if q.kind != "percent" or not 0 < q.value < 100:
         return None
-    for whole, part in _pairs(e for e in evidence if is_amount(e) and e.value > 0):
+    counts = _pairs(e for e in evidence if is_amount(e) and e.value > 0)
+    sums = ((a, b) for a, b in _pairs(e for e in evidence if e.kind == "money" and e.value > 0) if a.unit == b.unit)
+    for whole, part in (*counts, *sums):
         share = 100 * part.value / whole.value
         if part.about & q.about and abs(share - q.value) <= (0.05 * q.value if q.approx else _half_unit(q)):
             return f"{_figure(part)} of {_figure(whole)}", (whole, part)

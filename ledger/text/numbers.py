@@ -206,8 +206,8 @@ def fraction_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
     nxt = tokens[i + 1][0].lower() if i + 1 < len(tokens) else ""
     after = tokens[i + 2][0].lower() if i + 2 < len(tokens) else ""
     before = tokens[i - 1][0].lower() if i > 0 else ""
-    if word == "half" and (nxt == "of" or before == "by" and nxt not in ("a", "an")):  # "half of", "cut by half"
-        return 50.0, i + 1 if nxt == "of" else i
+    if word == "half" and (nxt in ("of", "the") or before == "by" and nxt not in ("a", "an")):  # "half of", "cut
+        return 50.0, i + 1 if nxt == "of" else i  # by half", "half the standard fee"
     count = 1 if word in ("a", "an", "one") else UNITS.get(word)
     if count and nxt == "-" and after in _FRACTIONS:  # "two-thirds of"
         nxt, after, i = after, (tokens[i + 3][0].lower() if i + 3 < len(tokens) else ""), i + 1

@@ -171,3 +171,11 @@ def test_a_count_is_not_worked_out_from_the_sides_of_a_measure() -> None:
     evidence = "Each plot may have one shed no larger than 6 by 4 feet and one greenhouse no larger than 8 by 6 feet."
     assert working("Each plot may have two sheds.", evidence)[0][0] == "conflict"  # not "6 − 4 feet" nor "8 − 6"
     assert working("Each plot may have one shed.", evidence)[0][0] == "matched"
+
+
+def test_a_share_in_words_of_a_sum_is_one_sum_over_another_in_its_currency() -> None:
+    evidence = "The annual subscription is £120, or £60 for students and players under 25."
+    assert working("Student players pay half the standard annual subscription.", evidence)[0] == (
+        "matched", "£60 of £120")
+    assert working("Student players pay half the standard annual subscription.",
+                   evidence.replace("£60", "€60"))[0][0] != "matched"  # (another currency)
