@@ -21,6 +21,7 @@ from ledger.text.derived import order_holds
 from ledger.text.figure_context import is_row_sentence
 from ledger.text.lexicon import lexicon
 from ledger.text.quantities import (
+    THAN,
     Agreement,
     Quantity,
     QuantityMatch,
@@ -370,7 +371,6 @@ def _none_is_zero(negated: str, other: str) -> bool:
 
 
 _NO = re.compile(r"\bno\b", re.IGNORECASE)
-_THAN = re.compile(r"\bthan\b", re.IGNORECASE)
 
 
 def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
@@ -405,7 +405,7 @@ def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
         return "contradicted", rule, f"evidence says {evidence_text}, claim says {m.claim.text}"
     if f.reversed_change and f.similarity >= t.related_similarity:
         theirs, ours = f.reversed_change
-        way = "the comparison" if _THAN.search(ours) else "the change"  # "A did better than B" is no change
+        way = "the comparison" if THAN.search(ours) else "the change"  # "A did better than B" is no change
         return "contradicted", "quantity", f"evidence says {theirs}, claim says {ours}: {way} goes the other way"
     anchored_flip = f.negation_anchor >= 2 and f.similarity >= t.related_similarity and f.coverage >= t.related_coverage
     if flipped and not q.absent and (on_topic or anchored_flip):

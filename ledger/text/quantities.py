@@ -877,13 +877,12 @@ def _for_its_column(m: QuantityMatch, claims: Sequence[Quantity], evidence: Sequ
     is in conflict with the cell of the claim's column: "six people in the 20 mg group" against "Stopped (Dose 20
     mg: 3 people; Dose 40 mg: 6 people)"."""
     e = m.evidence
-    named = None if e is None else _column_figure(e, evidence)
-    if named is None:
+    if e is None or (named := _column_figure(e, evidence)) is None:
         return m
     said = [c for c in claims if c is not m.claim and c.kind == named.kind and c.unit == named.unit]
     if not said or any(c.value == named.value for c in said):
         return m
-    rival = next((r for r in evidence if e is not None and r is not e and r.row == e.row and r.kind == e.kind
+    rival = next((r for r in evidence if r is not e and r.row == e.row and r.kind == e.kind
                   and r.unit == e.unit and (col := _column_figure(r, evidence)) is not None
                   and any(c.value == col.value for c in said)), None)
     return m if rival is None else QuantityMatch(m.claim, "conflict", rival, m.anchor)
@@ -1055,9 +1054,8 @@ def reversed_change(claim: str, quote: str) -> tuple[str, str] | None:
     return _compared_the_other_way(claim, quote) or _than_the_other_way(claim, quote)
 
 
-_THAN = re.compile(r"\bthan\b", re.IGNORECASE)
+THAN = re.compile(r"\bthan\b", re.IGNORECASE)  # a comparison of two things ("A did better than B")
 _CLAUSE_END = re.compile(r"[.;:!?](?:\s|$)|\n|,\s")
-_NEGATED_COMPARATIVE = {"not", "no", "never", "nor"}
 Comparison = tuple[int, int, frozenset[str], frozenset[str], str]  # group, +1 more / -1 less, subject, object, wording
 
 
@@ -1066,21 +1064,28 @@ def _items(text: str) -> frozenset[str]:
     return frozenset(key_terms(text)) | {f"{q.kind}:{q.value:g}:{q.unit}" for q in extract_quantities(text)}
 
 
+@cache
+def _comparative_sides() -> tuple[tuple[int, int, frozenset[str]], ...]:
+    """(group, +1 more / -1 less, words) of each group of comparatives (contrasts.toml `comparatives_more`,
+    `comparatives_less`)."""
+    lex = lexicon()
+    return (*((k, 1, frozenset(g)) for k, g in enumerate(lex.groups("contrasts", "comparatives_more"))),
+            *((k, -1, frozenset(g)) for k, g in enumerate(lex.groups("contrasts", "comparatives_less"))))
+
+
 def _comparisons(text: str) -> list[Comparison]:
     """Each "X <comparative> ... than Y" of a text that compares two things (not a bound: "more than 14 days"), with
     the comparative's group and side (contrasts.toml `comparatives_more`, `comparatives_less`)."""
-    lex = lexicon()
-    sides = [(k, 1, frozenset(g)) for k, g in enumerate(lex.groups("contrasts", "comparatives_more"))]
-    sides += [(k, -1, frozenset(g)) for k, g in enumerate(lex.groups("contrasts", "comparatives_less"))]
+    sides, negations = _comparative_sides(), lexicon().word_set("negation", "cues")
     out: list[Comparison] = []
-    for m in _THAN.finditer(text):
+    for m in THAN.finditer(text):
         start = max((c.end() for c in _CLAUSE_END.finditer(text, 0, m.start())), default=0)
         end = next((c.start() for c in _CLAUSE_END.finditer(text, m.end())), len(text))
         before, after = text[start:m.start()], text[m.end():end]
         words = re.findall(r"[a-z]+", before.lower())
         at = next((i for i in range(len(words) - 1, max(-1, len(words) - 4), -1)
                    if any(words[i] in g for _, _, g in sides)), None)
-        if at is None or _NEGATED_COMPARATIVE & set(words[max(0, at - 2):at]):
+        if at is None or negations & set(words[max(0, at - 2):at]):  # "no better than": no comparison
             continue
         if any(q.start < 4 for q in extract_quantities(after)):
             continue  # "more than 14 days": a bound
