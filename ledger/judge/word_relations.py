@@ -6,8 +6,8 @@ them apart: landlord and tenant are two kinds of holder (siblings), physician an
 of "increased" (a hyponym), "inside" the opposite of "outside". These relations are features of the model, which
 learned from the labelled pairs how much each one counts; no relation decides on its own.
 
-The table is a compact copy of Princeton WordNet 3.0's senses, hypernyms, antonyms, part holonyms and inflections
-(`scripts/build_word_relations.py`; licence in `models/WORDNET_LICENSE.txt`), loaded once per process.
+The table is a compact copy of Princeton WordNet 3.0's senses, hypernyms, antonyms, part holonyms, derivations and
+inflections (`scripts/build_word_relations.py`; licence in `models/WORDNET_LICENSE.txt`), loaded once per process.
 `relation_features` is pure given the table.
 """
 
@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from ledger.text.nltk_parts import WORDNET_SUFFIXES
+from ledger.text.terms import stem
 
 TABLE = Path(__file__).with_name("models") / "wordnet.npz"
 POS_CODES = {"n": 0, "v": 1, "a": 2, "r": 3}
@@ -53,6 +54,9 @@ class WordNetTable:
     exceptions: dict[tuple[str, str], tuple[str, ...]]
     part_start: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int32))  # none in an older table
     parts: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
+    lemmas: tuple[str, ...] = ()
+    derived_start: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int32))  # none in an older table
+    derived: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int32))
 
     @classmethod
     def load(cls, path: Path = TABLE) -> WordNetTable:
@@ -62,10 +66,11 @@ class WordNetTable:
             for line in data["exceptions"].tobytes().decode("utf-8").split("\n"):
                 p, form, base = line.split(" ")
                 exceptions[(p, form)] = (*exceptions.get((p, form), ()), base)
-            parts = (data["part_start"], data["parts"]) if "parts" in data.files else ()
+            optional = {name: data[name] for name in ("part_start", "parts", "derived_start", "derived")
+                        if name in data.files}
             return cls({lemma: i for i, lemma in enumerate(lemmas)}, data["sense_start"], data["senses"],
                        data["pos"], data["ancestor_start"], data["ancestors"], data["distances"],
-                       data["antonym_start"], data["antonyms"], exceptions, *parts)
+                       data["antonym_start"], data["antonyms"], exceptions, lemmas=tuple(lemmas), **optional)
 
     def _lemma_senses(self, lemma: str, pos: str) -> tuple[int, ...]:
         i = self.lemma_index.get(lemma)
@@ -106,6 +111,14 @@ class WordNetTable:
     def opposites(self, sense: int) -> set[int]:
         a, b = self.antonym_start[sense], self.antonym_start[sense + 1]
         return set(self.antonyms[a:b].tolist())
+
+    def derivations(self, lemma: str) -> tuple[str, ...]:
+        """The nouns of a verb, and the verbs of a noun, that share its root in its commonest senses ("admit":
+        "admission", "admittance"; "pay": "payment", "payer"; but "art" has no "artist", a noun of a noun)."""
+        i = self.lemma_index.get(lemma)
+        if i is None or i + 1 >= len(self.derived_start):
+            return ()
+        return tuple(self.lemmas[j] for j in self.derived[self.derived_start[i]:self.derived_start[i + 1]].tolist())
 
     def wholes(self, sense: int) -> set[int]:
         """Every whole the sense is part of, however far up ("Edinburgh": Scotland, the United Kingdom, Europe)."""
@@ -272,6 +285,23 @@ def relation_features(a: str, b: str, table: WordNetTable) -> np.ndarray:
     start = relations + len(_POS_NAMES) + pos * len(_RELATIONS)
     f[start:start + len(_RELATIONS)] = f[2:2 + len(_RELATIONS)]
     return f
+
+
+@cache
+def _stems_by_root(table: WordNetTable) -> dict[str, frozenset[str]]:
+    found: dict[str, set[str]] = {}
+    for i in np.flatnonzero(np.diff(table.derived_start)).tolist():
+        lemma = table.lemmas[i]
+        if "_" not in lemma:
+            found.setdefault(stem(lemma), set()).update(stem(d) for d in table.derivations(lemma) if "_" not in d)
+    return {k: frozenset(v - {k}) for k, v in found.items()}
+
+
+def same_root_stems(word_stem: str, table: WordNetTable) -> frozenset[str]:
+    """The (Porter) stems of the nouns or verbs WordNet derives from the words of a stem, or they from it:
+    "admit" gives "admiss" (admission), "pai" (pay) gives "payment". A question about who was admitted is
+    answered by "Weight on admission"."""
+    return _stems_by_root(table).get(word_stem, frozenset())
 
 
 @cache

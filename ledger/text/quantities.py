@@ -83,6 +83,12 @@ def _name_labels() -> frozenset[str]:
     return frozenset(lexicon().words("figures", "name_labels"))
 
 
+@cache
+def _prepositions() -> frozenset[str]:
+    """Prepositions, which name nothing before a number ("Between 3 and 5 June"), from the lexicon."""
+    return frozenset(lexicon().words("stopwords", "prepositions"))
+
+
 def _paired(tokens: Sequence[Token], j: int) -> bool:
     """Whether the number before token j is the first of two joined by a dash ("Stanmoor City 3–2", "Rooms 4-6"): a
     score or a range, not a name's number."""
@@ -237,17 +243,21 @@ def _days_of_a_later_month(text: str, found: list[Quantity]) -> list[Quantity]:
         year, quarter, month, _ = later.parts
         out[n + 1] = replace(day, kind="date", value=day.value, parts=(year, quarter, month, int(day.value)),
                              context=frozenset(), identifier=False)
-    for n in range(len(out) - 1):  # "from 17 to 19 May 2028", "3–5 June": the first day of a span of days
+    for n in range(len(out) - 1):  # "from 17 to 19 May 2028", "3–5 June", "between 3 and 5 June": a span's first day
         day, later = out[n], out[n + 1]
         last = later.parts[3] if later.kind == "date" and later.parts[2] is not None else None
+        between = text[day.end:later.start]
         if (day.kind == "number" and not day.identifier and day.value.is_integer() and last is not None
-                and 1 <= day.value < last and _SPAN_OF_DAYS.fullmatch(text[day.end:later.start])):
+                and 1 <= day.value < last and (_SPAN_OF_DAYS.fullmatch(between) or (
+                    _AND.fullmatch(between) and _BETWEEN.search(text, 0, day.start)))):
             year, quarter, month, _ = later.parts
             out[n] = replace(day, kind="date", parts=(year, quarter, month, int(day.value)), context=frozenset())
     return out
 
 
 _SPAN_OF_DAYS = re.compile(r"\s*(?:[-\u2013\u2014]|to|until|till)\s*", re.IGNORECASE)
+_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
+_BETWEEN = re.compile(r"\bbetween\s+$", re.IGNORECASE)
 
 
 @cache
@@ -420,7 +430,8 @@ def _classify(
         # "2007-08", "2007 -- 08": the range's second year, in the first one's century
         century = year // 100 * 100 + (100 if int(value) < year % 100 else 0)
         return _make("date", 0.0, text, start, tokens[i][2], parts=(century + int(value), None, None, None)), j
-    if (prev[:1].isupper() and prev.isalpha() and len(prev) > 1 and prev.lower() not in STOPWORDS and value < 1000
+    if (prev[:1].isupper() and prev.isalpha() and len(prev) > 1 and prev.lower() not in STOPWORDS
+            and prev.lower() not in _prepositions() and value < 1000
             and _name_like(tokens[i][0]) and not unit_size(nxt) and not _opening_verb(text, tokens, i - 1)
             and not _paired(tokens, j)) or prev.lower() in _name_labels():
         label = frozenset({stem(prev)})  # "Level 2 members", "version 4.0 adds": which one, not how many

@@ -21,7 +21,13 @@ from functools import cache
 
 from ingest.retrieval import DESIGNATION
 from ledger.judge.claims import content_stems
-from ledger.judge.word_relations import WordNetTable, bundled_wordnet, is_a_kind_of, near_in_meaning
+from ledger.judge.word_relations import (
+    WordNetTable,
+    bundled_wordnet,
+    is_a_kind_of,
+    near_in_meaning,
+    same_root_stems,
+)
 from ledger.text.lexicon import lexicon
 from ledger.text.terms import STOPWORDS, phrase_pattern
 
@@ -353,8 +359,10 @@ def _has(stem: str, have: frozenset[str] | set[str]) -> bool:
 
 def stem_covered(stem: str, have: frozenset[str] | set[str]) -> bool:
     """Whether `have` names a stem: itself, its doer ("own", "owner"), a word sharing a prefix of 4+ letters ("mileag"
-    and "mile"), its verb ("closur" and "close"), or a synonym ("kept" and "retention")."""
-    return _has(stem, have) or any(_has(s, have) for s in _words().synonyms.get(stem, ()) if s != stem)
+    and "mile"), its verb ("closur" and "close"), a noun or verb of its root in WordNet ("admit" and "admiss"), or a
+    synonym ("kept" and "retention")."""
+    return (_has(stem, have) or any(_has(s, have) for s in _words().synonyms.get(stem, ()) if s != stem)
+            or not same_root_stems(stem, bundled_wordnet()).isdisjoint(have))
 
 
 def stems_cover(wanted: frozenset[str], have: frozenset[str] | set[str]) -> int:

@@ -446,15 +446,32 @@ def _subjects(units: list[Unit]) -> dict[str, str]:
         if named is not None:  # a letter's "RE: Mr Gerald Ashworth-Pryce  DOB: …": up to the next field
             out[document] = _NEXT_LABEL.split(named.text.split(":", 1)[1].strip())[0].rstrip(" .,")
             continue
-        if len(opening) < 2 or not (opening[0].is_label and opening[1].is_label):
+        first = _first_field_block(opening)
+        if first is None:
             continue
-        label, value = opening[0].text.split(":", 1)
+        label, value = first.text.split(":", 1)
         names = value.strip().rstrip(".")
         # a name or a place ("Flat 3, 19 Linden Terrace"), not a date ("Issued: March 2026")
         if (len(label.split()) <= _SUBJECT_LABEL_WORDS and names[:1].isupper()
                 and not any(q.kind == "date" for q in extract_quantities(names))):
             out[document] = names
     return out
+
+
+LETTERHEAD_WORDS = 12  # lines of a letterhead above a record's fields are this short ("Tel: 01832 270 655")
+
+
+def _first_field_block(opening: list[Unit]) -> Unit | None:
+    """The first field of a record's block of fields: two or more "Label: value" lines under one heading, with only a
+    letterhead's short lines above them ("41 Ferry Lane …", "Opening hours: …" above "DISCHARGE INSTRUCTIONS",
+    "Patient: Biscuit", "Owner: …"). None when prose comes first."""
+    for i, unit in enumerate(opening[:-1]):
+        after = opening[i + 1]
+        if unit.is_label and after.is_label and unit.section == after.section:
+            return unit
+        if len(unit.text.split()) > LETTERHEAD_WORDS:
+            return None
+    return None
 
 
 def _titled_name(text: str) -> bool:

@@ -902,3 +902,8 @@ def test_a_bare_day_before_a_date_is_the_first_day_of_its_span() -> None:
     quote = "The residential visit is from Wednesday 17 to Friday 19 May 2028."
     assert statuses("The visit runs from 17 to 19 May 2028.", quote) == ["matched", "matched"]
     assert statuses("The visit runs from 16 to 19 May 2028.", quote)[0] != "matched"
+    works = "Resurfacing will take place between 3 and 5 June 2027."
+    assert statuses("The road is resurfaced from 3 to 5 June 2027.", works) == ["matched", "matched"]
+    assert statuses("The road is resurfaced from 2 to 5 June 2027.", works)[0] != "matched"
+    kinds = [q.kind for q in extract_quantities("Between 3 and 5 June 2027 and 4 and 6 rooms.")]
+    assert kinds[:3] == ["date", "date", "count"]  # (a capitalised preposition names no "Zone 3")

@@ -755,6 +755,16 @@ def test_a_short_stem_is_covered_by_itself_or_its_doer(wanted: str, have: set[st
     assert stem_covered(wanted, have) is covered
 
 
+def test_a_noun_of_the_question_s_verb_names_what_is_asked(embedder) -> None:  # type: ignore[no-untyped-def]
+    # WordNet derives "admission" from "admit": the weight on admission is asked for, not the one at discharge
+    assert stem_covered("admit", {"admiss"}) and not stem_covered("admit", {"discharg"})
+    note = make_chunk("## Patient\n\n- Name: Rex\n- Admitted: 3 May 2027\n- Weight on admission: 31.4 kg\n"
+                      "- Weight at discharge: 30.9 kg\n\n## Treatment\n\nRex was admitted after two days of vomiting.",
+                      "Discharge note: Rex", None, "d", 1, 0)
+    answer = answer_to(embedder, "What did Rex weigh when he was admitted?", [note])
+    assert answer.answered and "31.4 kg" in answer.text and "30.9 kg" not in answer.text
+
+
 def test_a_long_quote_s_speaker_and_role_answer_who(embedder) -> None:  # type: ignore[no-untyped-def]
     release = make_chunk("# New library for Elmford\n\nThe library will open in May 2027.\n\n\"This building will give "
                          "every family in the town a warm and quiet place to read and study,\" said Councillor Ana "
@@ -954,6 +964,20 @@ def test_a_record_s_fields_are_about_whom_its_first_field_names(embedder) -> Non
                                      ("What is Mr Wierzbicki allergic to?", "Latex", "Patient:")]:
         answer = answer_to(embedder, question, [record])
         assert answer.answered and said in answer.text and not_said not in answer.text, question
+
+
+def test_a_record_under_a_letterhead_is_about_whom_its_fields_name(embedder) -> None:  # type: ignore[no-untyped-def]
+    # the hospital's address and hours come first; the record's own block of fields names whom it is of
+    note = make_chunk("KESTREL VETS\n\n12 Mill Lane, Hexby; Tel: 01234 567 890.\n\nOpening hours: Mon-Fri 8am-6pm\n\n"
+                      "## Discharge instructions\n\nPatient: Pepper\nOwner: Mr Alan Roe\nAdmitted: 2 May 2027\n"
+                      "Weight on admission: 4.2 kg\nWeight at discharge: 4.0 kg\n\n## Medication\n\nGive one "
+                      "tablet of Meloxicam each morning with food.", "KESTREL VETS", None, "v", 1, 0)
+    assert {u.subject for u in evidence_units([note])} == {"Pepper"}
+    answer = answer_to(embedder, "What did Pepper weigh when she was admitted?", [note])
+    assert answer.answered and "4.2 kg" in answer.text and "4.0 kg" not in answer.text, answer.text
+    prose = make_chunk("KESTREL VETS\n\nWe saw your cat today and she is recovering well after her operation.\n\n"
+                       "Patient: Pepper\nOwner: Mr Alan Roe", "KESTREL VETS", None, "w", 1, 0)
+    assert {u.subject for u in evidence_units([prose])} == {""}  # fields after prose are no record's heading
 
 
 def test_a_record_of_a_numbered_thing_answers_for_it(embedder) -> None:  # type: ignore[no-untyped-def]
