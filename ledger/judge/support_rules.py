@@ -46,6 +46,7 @@ from ledger.text.terms import (
     polarity,
     qualified_role,
     restriction_restated,
+    stem,
     unchanged_restated,
 )
 
@@ -92,6 +93,7 @@ class SupportFeatures:
     added: str = ""  # a name the claim adds to a list of names the quote gives ("England, Wales and Scotland")
     superlative: str = ""  # an end the claim puts something at that the quote does not ("the largest this season")
     role_field: bool = False  # the swap is of a field's name: the claim gives its role to another ("Chair: …")
+    role_verb: bool = False  # ... by its verb, to someone named in another field ("conducted by the leader, Tom …")
 
 
 @dataclass(frozen=True)
@@ -182,21 +184,41 @@ def heading_code_swap(claim: str, quote: str, above: str, context: str = "") -> 
 _NAME_FIELD = re.compile(rf"(?:^|\n|(?<=[.;] ))([A-Z][\w ()/&'-]{{1,40}}):[ \t]+({_NAME})")
 
 
-def field_swap(claim: str, quote: str) -> tuple[str, str] | None:
-    """(claim's name, field's name) when the claim gives a field's role to someone the quote does not name, and the
-    field names another: "Dev Patel was the incident commander." against "Incident commander: Marcus Lindqvist"."""
+def field_swap(claim: str, quote: str) -> tuple[str, str, tuple[str, ...]] | None:
+    """(claim's name, field's name, the claim's verbs that name the role) when the claim gives a field's role to
+    someone the quote does not name, and the field names another: "Dev Patel was the incident commander." against
+    "Incident commander: Marcus Lindqvist"; "conducted by Tom Achebe" against "Conductor: Eleanor Hart"."""
     for match in _NAME_FIELD.finditer(quote):
         label, value = match.group(1), match.group(2)
         if any(w[:1].isupper() for w in label.split()[1:]):
             continue  # a name's entry ("The Golden Path (song): Featuring …"), not a role's field
         role = set(key_terms(label))
-        if not role or not role <= set(key_terms(claim)) or mentions(claim, [value]):
+        verbs = _doing(claim, role)
+        if not role or not (role <= set(key_terms(claim)) or verbs) or mentions(claim, [value]):
             continue
+        # someone the quote does not name, or names in another field while the claim has them do the role's work
+        # ("conducted by the orchestra's leader, Tom Achebe" against "Conductor: Eleanor Hart | Leader: Tom Achebe")
         names = [n for n in re.findall(_NAME, claim) if len(n.split()) >= 2 and not set(key_terms(n)) & role
-                 and not mentions(quote, [n])]
+                 and (not mentions(quote, [n]) or _done_by(claim, n, verbs))]
         if names and len(value.split()) >= 2:
-            return names[0], value
+            return names[0], value, tuple(verbs)
     return None
+
+
+def _doing(claim: str, role: set[str]) -> list[str]:
+    """The claim's verbs (as written) whose doer is the one-word role: "conducted" for "conductor", "chairs" for
+    "chair" ("chairs" is its own doer)."""
+    if len(role) != 1:
+        return []
+    (noun,) = role
+    return [w for w in re.findall(r"[a-z]+", claim) if (s := stem(w)) != w and noun in (s, f"{s}or", f"{s}er", f"{s}r")]
+
+
+def _done_by(claim: str, name: str, verbs: list[str]) -> bool:
+    """Whether the claim has `name` do one of `verbs`: "conducted by (the leader,) NAME" or "NAME conducts"."""
+    who = re.escape(name)
+    return any(re.search(rf"\b{v}\s+by\s+(?:[\w'’-]+,?\s+){{0,5}}?{who}\b|\b{who}\s+(?:\w+\s+)?{v}\b", claim)
+               for v in map(re.escape, verbs))
 
 
 def swapped_codes(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
@@ -234,7 +256,8 @@ def features(
     swaps = find_swaps(claim, polar) + tuple(renamed) + crossed_slots(claim, polar) + swapped_codes(claim, polar)
     given = None if swaps else field_swap(claim, polar)  # "Incident commander: Ana Ruiz" for "Tom Lee was …"
     if given is not None:
-        swaps += (given,)
+        swaps += (given[:2],)
+        quote_terms += tuple(stem(v) for v in given[2])  # "conducted" is said by the field "Conductor"
     if nested is not None:  # "serves Edinburgh" against "serves the United Kingdom": a part and its whole
         swaps = tuple(pair for pair in swaps if not nested(*pair))
     if only_denied(claim, polar):
@@ -300,6 +323,7 @@ def features(
         added=added_to_list(claim, quote),
         superlative=unstated_superlative(claim, quote),
         role_field=given is not None,
+        role_verb=given is not None and bool(given[2]),
     )
 
 
@@ -414,7 +438,9 @@ def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
     # A swapped name moves the embedding itself: the topic test asks for the usual term overlap, less similarity.
     # (a field names its role outright, "Incident commander: Marcus Lindqvist": the two names are all that differ)
     related = f.similarity >= (t.conflict_similarity if f.role_field else t.related_similarity)
-    if f.swaps and related and f.coverage >= t.on_topic_coverage and not q.absent:
+    # (a claim that has someone do a field's work, "conducted by Tom Achebe", says more than the field's line can)
+    if f.swaps and related and f.coverage >= (t.related_coverage if f.role_verb else t.on_topic_coverage) \
+            and not q.absent:
         ours, theirs = f.swaps[0]
         return "contradicted", "swap", f"evidence says {theirs}, claim says {ours}"
     if f.superlative:  # "the largest crowd this season" of "A crowd of 1,186": the quote ranks nothing

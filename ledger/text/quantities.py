@@ -201,7 +201,25 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     # the number of a numbered heading or clause ("1. TERM", "2.1 The rent is ...") names it: no amount
     found = [replace(q, identifier=True) if q.kind == "number" and _numbers_its_line(text, q) else q for q in found]
     found = _days_of_a_later_month(text, sorted(found, key=lambda q: q.start))
+    found = [_in_labelled_currency(text, q) for q in found]
     return tuple(read_ages(text, describe_figures(text, shared_units(text, found))))
+
+
+_LABELLED_CURRENCY = re.compile(
+    r"\(\s*(?:in\s+)?(" + "|".join(map(re.escape, (*CURRENCY_SIGNS, *CURRENCY_CODES))) + r")\s*\)[\s:;=|-]*$",
+    re.IGNORECASE)
+
+
+def _in_labelled_currency(text: str, q: Quantity) -> Quantity:
+    """A plain number right after a label that names its currency is money: "TOTAL (GBP)  202.08", "Cost (£): 12.50"
+    (a bill's total, a table's column). Pure."""
+    if q.kind != "number" or q.identifier:
+        return q
+    label = _LABELLED_CURRENCY.search(text, max(0, q.start - 100), q.start)  # (a bill pads its columns)
+    if label is None:
+        return q
+    code = label.group(1)
+    return replace(q, kind="money", unit=CURRENCY_SIGNS.get(code) or code.upper())
 
 
 _COMPOUND_GAP = re.compile(r"\s*(?:,?\s*and\s+)?")  # "2 hours 47 minutes", "1 hour and 30 minutes"

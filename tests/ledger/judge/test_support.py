@@ -650,6 +650,16 @@ def test_a_role_a_field_gives_to_another_name_is_a_swap() -> None:
     assert not features("Owen Marsh wrote the timeline.", header, 0.45).swaps  # no field names that role
 
 
+
+def test_a_role_done_by_someone_the_quote_gives_another_role_is_a_swap() -> None:
+    # the claim gives the conductor's work (by its verb) to the person the programme names as leader
+    line = "Conductor: Eleanor Hart  |  Leader: Tom Achebe  |  Soloist: Rosa Mbeki, cello"
+    f = features("The concert is conducted by the orchestra's leader, Tom Achebe.", line, 0.7)
+    assert decide_support(f) == ("contradicted", "evidence says Eleanor Hart, claim says Tom Achebe")
+    assert not features("The concert is conducted by Eleanor Hart.", line, 0.7).swaps
+    assert not features("Tom Achebe leads the orchestra, and the conductor is new.", line, 0.7).swaps
+
+
 def test_one_of_both_things_a_claim_names_that_the_quote_leaves_out_is_not_supported() -> None:
     row = "Buildings – accidental damage (Limit: Included; Compulsory excess: £250; Total excess: £350)."
     f = features("Accidental damage cover has been selected for both the buildings and the contents.", row, 0.75)

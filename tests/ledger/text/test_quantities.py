@@ -907,3 +907,12 @@ def test_a_bare_day_before_a_date_is_the_first_day_of_its_span() -> None:
     assert statuses("The road is resurfaced from 2 to 5 June 2027.", works)[0] != "matched"
     kinds = [q.kind for q in extract_quantities("Between 3 and 5 June 2027 and 4 and 6 rooms.")]
     assert kinds[:3] == ["date", "date", "count"]  # (a capitalised preposition names no "Zone 3")
+
+
+def test_a_number_under_a_label_that_names_its_currency_is_money() -> None:
+    assert [(q.kind, q.unit) for q in extract_quantities("TOTAL (GBP)            202.08")] == [("money", "GBP")]
+    assert [(q.kind, q.unit) for q in extract_quantities("Cost (£): 12.50; Seats: 4")] == [("money", "GBP"),
+                                                                                         ("number", "")]
+    assert statuses("The total came to just over £200.", "TOTAL (GBP)      202.08") == ["matched"]
+    assert statuses("The total came to €202.08.", "TOTAL (GBP)      202.08") != ["matched"]
+    assert [q.kind for q in extract_quantities("Page (2) 40")] == ["number", "number"]  # no currency named
