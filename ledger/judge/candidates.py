@@ -20,7 +20,7 @@ from ledger.core.types import Chunk
 from ledger.judge.claims import content_stems
 from ledger.text.lexicon import lexicon
 from ledger.text.sentences import label_lines, split_sentences
-from ledger.text.terms import stem
+from ledger.text.terms import STOPWORDS, stem
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'._/-]*[A-Za-z0-9]|[A-Za-z0-9]")
 LONG_WORD = 7  # a lower-case word this long is usually a content word, rare enough to search by
@@ -159,6 +159,23 @@ def sentences_to_read(question: str, chunk: Chunk) -> list[str]:
     return read + [f"{title}: {s}" for s in read if titled - frozenset(content_stems(s))]
 
 
+NAMED_SIMILARITY = 0.3  # a sentence naming someone or something the claim names needs only this much similarity
+_FULL_NAME = re.compile(r"\b[A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+)+")
+
+
+def claim_names(claim: str) -> list[str]:
+    """The claim's names of two or more capitalised words ("Jonah Blackwood", "Finance Committee"), not counting a
+    function word that opens the sentence ("The Board" is "Board"). Pure."""
+    found = []
+    for match in _FULL_NAME.finditer(claim):
+        words = match.group(0).split()
+        if match.start() == 0 and words[0].lower() in STOPWORDS:
+            words = words[1:]
+        if len(words) >= 2:
+            found.append(" ".join(words))
+    return found
+
+
 def _normalised(vector: np.ndarray) -> np.ndarray:
     return vector / (float(np.linalg.norm(vector)) or 1.0)
 
@@ -177,8 +194,11 @@ def rank_candidates(
     min_similarity: float,
     limit: int,
     sentences: Mapping[str, Sequence[str]] | None = None,
+    names: Sequence[str] = (),
 ) -> list[tuple[Chunk, float]]:
-    """Chunks whose best sentence reaches `min_similarity`, best first, at most `limit`: the best among
+    """Chunks whose best sentence reaches `min_similarity` (or `NAMED_SIMILARITY`, when a sentence read names one of
+    the claim's `names` as written: "Jonah Blackwood, Finance and Operations Manager" for "Jonah Blackwood is the
+    General Manager"), best first, at most `limit`: the best among
     `sentences[chunk.hash]` when given (the ones embedded for this claim), else among all of the chunk's. A sentence
     of a chunk that starts inside a section is also read with the section's headings (the mean of the two vectors,
     as the support checker reads a heading with a sentence under it): "The board moved to defer the decision"
@@ -190,7 +210,7 @@ def rank_candidates(
         if chunk.section and chunk.section in vectors:
             own += [_normalised(vectors[chunk.section] + v) for v in own]
         score = best_sentence_scores(claim_vector, own)
-        if score >= min_similarity:
+        if score >= min_similarity or (score >= NAMED_SIMILARITY and any(n in s for n in names for s in read)):
             scored.append((chunk, score))
     scored.sort(key=lambda pair: -pair[1])
     return scored[:limit]

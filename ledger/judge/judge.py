@@ -9,7 +9,7 @@ from ingest.vectorstore import VectorStore
 from ledger.core.settings import JudgeSettings
 from ledger.core.types import Chunk, Claim, EvidenceLedger, EvidenceMatch, MatchType
 from ledger.judge.calibration import Platt
-from ledger.judge.candidates import LIKELY_SENTENCES, keyword_terms, rank_candidates
+from ledger.judge.candidates import LIKELY_SENTENCES, claim_names, keyword_terms, rank_candidates
 from ledger.judge.claims import extract_claims
 from ledger.judge.entries import calibrated, decide_entry
 from ledger.judge.metrics import summarize
@@ -112,7 +112,7 @@ class Judge:
         vectors = dict(zip(sentences, encoded[len(texts):], strict=True))
         return [
             [chunk for chunk, _ in rank_candidates(encoded[i], chunks, vectors, judge.candidate_similarity,
-                                                   judge.max_candidates, likely[i])]
+                                                   judge.max_candidates, likely[i], claim_names(texts[i]))]
             for i, chunks in enumerate(pooled)
         ]
 

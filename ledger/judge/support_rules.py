@@ -184,25 +184,46 @@ def heading_code_swap(claim: str, quote: str, above: str, context: str = "") -> 
 _NAME_FIELD = re.compile(rf"(?:^|\n|(?<=[.;] ))([A-Z][\w ()/&'-]{{1,40}}):[ \t]+({_NAME})")
 
 
+# "Ruth Ellingham, General Manager," — a name and the role a capitalised title after it gives them
+_APPOSITIVE = re.compile(
+    rf"({_NAME}), (?:the |our )?([A-Z][a-z]+(?: (?:and |of |for |& )?[A-Z][a-z]+){{0,4}})(?=[,;.)]|$)")
+
+
+def _role_fields(quote: str) -> list[tuple[str, str]]:
+    """(role, name) of the quote's fields ("Incident commander: Marcus Lindqvist") and appositives ("Ruth Ellingham,
+    General Manager,"); not a name's entry ("The Golden Path (song): Featuring …")."""
+    fields = [(m.group(1), m.group(2)) for m in _NAME_FIELD.finditer(quote)
+              if not any(w[:1].isupper() for w in m.group(1).split()[1:])]
+    return fields + [(m.group(2), m.group(1)) for m in _APPOSITIVE.finditer(quote)]
+
+
 def field_swap(claim: str, quote: str) -> tuple[str, str, tuple[str, ...]] | None:
     """(claim's name, field's name, the claim's verbs that name the role) when the claim gives a field's role to
-    someone the quote does not name, and the field names another: "Dev Patel was the incident commander." against
-    "Incident commander: Marcus Lindqvist"; "conducted by Tom Achebe" against "Conductor: Eleanor Hart"."""
-    for match in _NAME_FIELD.finditer(quote):
-        label, value = match.group(1), match.group(2)
-        if any(w[:1].isupper() for w in label.split()[1:]):
-            continue  # a name's entry ("The Golden Path (song): Featuring …"), not a role's field
+    someone the quote does not name, or names with another role, and the field names another: "Dev Patel was the
+    incident commander." against "Incident commander: Marcus Lindqvist"; "conducted by Tom Achebe" against
+    "Conductor: Eleanor Hart | Leader: Tom Achebe"; "Jonah Blackwood is the General Manager" against "Ruth
+    Ellingham, General Manager, with Jonah Blackwood, Finance Manager"."""
+    fields = _role_fields(quote)
+    for label, value in fields:
         role = set(key_terms(label))
         verbs = _doing(claim, role)
         if not role or not (role <= set(key_terms(claim)) or verbs) or mentions(claim, [value]):
             continue
-        # someone the quote does not name, or names in another field while the claim has them do the role's work
-        # ("conducted by the orchestra's leader, Tom Achebe" against "Conductor: Eleanor Hart | Leader: Tom Achebe")
+        # someone the quote does not name, or names with another role while the claim has them hold or do this one
         names = [n for n in re.findall(_NAME, claim) if len(n.split()) >= 2 and not set(key_terms(n)) & role
-                 and (not mentions(quote, [n]) or _done_by(claim, n, verbs))]
+                 and (not mentions(quote, [n]) or _done_by(claim, n, verbs) or (
+                     _given(claim, n, label) and any(v == n and r != label for r, v in fields)))]
         if names and len(value.split()) >= 2:
             return names[0], value, tuple(verbs)
     return None
+
+
+def _given(claim: str, name: str, role: str) -> bool:
+    """Whether the claim gives `name` the role: "NAME is (the centre's) ROLE", "NAME, ROLE", "ROLE NAME"."""
+    who, what = re.escape(name), r"\s+".join(map(re.escape, role.split()))
+    linked = (rf"\b{who}(?:,|\s+(?:is|was|will\s+be|has\s+been|became|becomes|serves\s+as|served\s+as|acts\s+as|as))"
+              rf"\s+(?:[\w'’-]+\s+){{0,3}}?{what}\b|\b{what},?\s+{who}\b")
+    return re.search(linked, claim, re.IGNORECASE) is not None
 
 
 def _doing(claim: str, role: set[str]) -> list[str]:

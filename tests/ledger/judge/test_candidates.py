@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from ledger.core.settings import Settings
-from ledger.judge.candidates import keyword_terms, rank_candidates
+from ledger.judge.candidates import claim_names, keyword_terms, rank_candidates
 from ledger.loop.factory import build_ingestor, build_judge
 from tests.fakes import make_chunk
 
@@ -51,6 +51,19 @@ def test_a_sentence_of_a_section_is_also_ranked_with_the_section_s_headings() ->
     ranked = rank_candidates(claim, [chunk], vectors, 0.9, 5)
     assert [round(s, 2) for _, s in ranked] == [0.99]  # (0.8 + 0.6) / sqrt(2): the mean of heading and sentence
     assert rank_candidates(claim, [chunk.model_copy(update={"section": ""})], vectors, 0.9, 5) == []
+
+
+def test_a_sentence_naming_someone_the_claim_names_needs_less_similarity() -> None:
+    # "Jonah Blackwood is the General Manager": the one sentence naming him scores 0.39, under the 0.45 bar
+    chunk = make_chunk("Prepared by Ruth Ellingham, General Manager, with Jonah Blackwood, Finance Manager.", doc="r")
+    vectors = {chunk.text: np.array([0.4, np.sqrt(1 - 0.16)])}
+    claim = np.array([1.0, 0.0])
+    names = claim_names("Jonah Blackwood is the centre's General Manager.")
+    assert names == ["Jonah Blackwood", "General Manager"] and claim_names("The Board met.") == []
+    assert [c.document_id for c, _ in rank_candidates(claim, [chunk], vectors, 0.45, 5, names=names)] == ["r"]
+    assert rank_candidates(claim, [chunk], vectors, 0.45, 5, names=["Tom Achebe"]) == []
+    vectors = {chunk.text: np.array([0.2, np.sqrt(1 - 0.04)])}
+    assert rank_candidates(claim, [chunk], vectors, 0.45, 5, names=names) == []  # a name alone is not enough
 
 
 DOCUMENTS = ["beetle_pelorix_ambraensis.md", "beetle_pelorix_montivagus.md", "lumen2_trial_summary.md",

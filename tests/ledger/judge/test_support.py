@@ -660,6 +660,14 @@ def test_a_role_done_by_someone_the_quote_gives_another_role_is_a_swap() -> None
     assert not features("Tom Achebe leads the orchestra, and the conductor is new.", line, 0.7).swaps
 
 
+def test_a_role_the_quote_gives_another_by_apposition_is_a_swap() -> None:
+    line = "Prepared by Ruth Ellingham, General Manager, with Jonah Blackwood, Finance Manager, for the Board."
+    f = features("Jonah Blackwood is the centre's General Manager.", line, 0.5)
+    assert decide_support(f) == ("contradicted", "evidence says Ruth Ellingham, claim says Jonah Blackwood")
+    assert not features("Ruth Ellingham is the centre's General Manager.", line, 0.6).swaps
+    assert not features("Jonah Blackwood met the General Manager.", line, 0.5).swaps  # he is given no role
+
+
 def test_one_of_both_things_a_claim_names_that_the_quote_leaves_out_is_not_supported() -> None:
     row = "Buildings – accidental damage (Limit: Included; Compulsory excess: £250; Total excess: £350)."
     f = features("Accidental damage cover has been selected for both the buildings and the contents.", row, 0.75)
