@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import cache
 
 from ledger.text.figures import Quantity
+from ledger.text.lexicon import lexicon
 from ledger.text.terms import key_terms
 
 # Words after a figure that still describe it ("$40 per seat for the evening show"); anything else describes the next.
@@ -86,6 +88,7 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
             labelled = before.rstrip(" *_+−–-").endswith(":")  # (a signed value: "Change: -125 kWh")
             # A field ("Start date: 2025-09-15 Owner: ...") is described by its label alone.
             terms = frozenset(key_terms(before if labelled else before + " " + text[q.end:after_end])) | q.context
+            terms -= _degree_terms()  # "a little under three hours" says how far under, not of what
             if not described or len(pieces) > 1:
                 # "The ticket price is $40 per seat for the evening show and $25 per seat for the matinee":
                 # when the first figure is described after it, the words before it are the subject of all of them.
@@ -122,6 +125,13 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                 described[n] = replace(q, about=q.about | nxt.about)  # "418,000 of the 1.1 million requests"
         out += described
     return out
+
+
+@cache
+def _degree_terms() -> frozenset[str]:
+    """The key terms of words that grade a figure ("a little", "slightly", "well"), from the lexicon's figures.toml:
+    they describe no subject."""
+    return frozenset(t for w in lexicon().words("figures", "degree_words") for t in key_terms(w))
 
 
 def _lines(text: str) -> list[tuple[int, str]]:

@@ -916,3 +916,10 @@ def test_a_number_under_a_label_that_names_its_currency_is_money() -> None:
     assert statuses("The total came to just over £200.", "TOTAL (GBP)      202.08") == ["matched"]
     assert statuses("The total came to €202.08.", "TOTAL (GBP)      202.08") != ["matched"]
     assert [q.kind for q in extract_quantities("Page (2) 40")] == ["number", "number"]  # no currency named
+
+
+def test_a_word_that_grades_a_figure_says_nothing_of_what_it_is_about() -> None:
+    quote = "Customer impact window (Value: 14:06 – 16:53 UTC (2 h 47 min))."
+    claim = "Customer impact lasted from 14:06 to 16:53 UTC, a little under three hours."
+    assert statuses(claim, quote) == ["matched", "matched", "matched"]
+    assert "littl" not in next(q for q in extract_quantities(claim) if q.kind == "duration").about
