@@ -39,7 +39,7 @@ Working = tuple[str, tuple[Quantity, Quantity]]  # the formula, and the two evid
 def derivation(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
     """How the claim's figure follows from two figures of the evidence; None when it does not."""
     for derive in (_difference, _total, _years_between, _months_between, _days_between, _clock_span, _ratio,
-                   _share_of_count, _share_as_percent):
+                   _share_of_count, _share_as_percent, _unit_price):
         if (how := derive(q, evidence)) is not None:
             return how
     return None
@@ -277,4 +277,19 @@ def _share_as_percent(q: Quantity, evidence: Sequence[Quantity]) -> Working | No
         share = 100 * part.value / whole.value
         if part.about & q.about and abs(share - q.value) <= (0.05 * q.value if q.approx else _half_unit(q)):
             return f"{_figure(part)} of {_figure(whole)}", (whole, part)
+    return None
+
+
+def _unit_price(q: Quantity, evidence: Sequence[Quantity]) -> Working | None:
+    """"£2.50 each" from "books of 10 daily scratch cards for £25 a book": a sum of money divided by the count it buys,
+    when the count is of what the claim prices (its words among the claim's) and the two are said together."""
+    if q.kind != "money" or q.bound or q.difference or q.value <= 0:
+        return None
+    counts = [c for c in evidence if c.kind == "count" and c.value >= 2 and not c.identifier and c.context & q.about]
+    for c in counts:
+        for e in evidence:
+            if (e.kind == "money" and e.unit == q.unit and e.value > q.value and not e.difference
+                    and e.about & c.about and abs(e.value / c.value - q.value) <= max(
+                        0.05 * q.value if q.approx else 0.0, _half_unit(q))):
+                return f"{_figure(e)} ÷ {_figure(c)}", (e, c)
     return None

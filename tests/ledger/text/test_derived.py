@@ -179,3 +179,12 @@ def test_a_share_in_words_of_a_sum_is_one_sum_over_another_in_its_currency() -> 
         "matched", "£60 of £120")
     assert working("Student players pay half the standard annual subscription.",
                    evidence.replace("£60", "€60"))[0][0] != "matched"  # (another currency)
+
+
+def test_a_price_each_is_a_sum_over_the_count_it_buys() -> None:
+    evidence = "Visitor permits are sold in books of 10 daily scratch cards for £25 a book."
+    assert working("Each daily visitor permit works out at £2.50.", evidence) == [
+        ("matched", "£25 a book ÷ 10 daily scratch cards")]
+    assert working("Each daily visitor permit works out at £3.50.", evidence)[0][0] != "matched"
+    # a count of something else the claim does not price buys nothing
+    assert working("Each parking space costs £2.50.", "The 10 staff share a £25 gift.")[0][0] != "matched"
