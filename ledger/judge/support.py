@@ -340,7 +340,7 @@ class LocalSupportChecker:
         for i in order:
             cand = candidates[i]
             polarity_text = cand.polarity or self._closest_sentence(claim_terms, cand.text)
-            learned = self.contrasts.contrasts(claim, polarity_text) if self.contrasts is not None else ()
+            learned = self._contrasts(claim, polarity_text, cand)
             f = features(claim, cand.text, sims[i], polarity_text, context, learned, self._nested, passage)
             support, rule, reason = decide_rules(f, self.thresholds)
             if cand.polarity is None and support in ("full", "partial"):
@@ -386,6 +386,17 @@ class LocalSupportChecker:
             if decision[0] == "contradicted" and decision[1] == "negation":
                 return f, decision
         return None
+
+    def _contrasts(self, claim: str, read: str, cand: _Candidate) -> tuple[tuple[str, str], ...]:
+        """The learned contrasts of the sentence read for polarity, or of the candidate's other sentences: of two
+        neighbours, the one naming who the claim is about ("Margarethe Oyen (1841-1907) was a botanist.") is read,
+        the next ("She was educated at home by her father") puts "father" in the claim's "mother"'s place."""
+        if self.contrasts is None:
+            return ()
+        found = self.contrasts.contrasts(claim, read)
+        if found or cand.sentences < 2:
+            return found
+        return next((c for unit in cand.units if unit != read and (c := self.contrasts.contrasts(claim, unit))), ())
 
     def _nested(self, a: str, b: str) -> bool:
         """Whether one name is a part of the other in WordNet (with the learned contrasts' table; without them, no)."""

@@ -72,3 +72,13 @@ def test_with_learned_contrasts_on_a_word_in_the_claims_place_contradicts(embedd
     (learned,) = LocalSupportChecker(embedder, contrasts=bundled_contrast_model()).check([(claim, evidence)])
     assert plain.support != "contradicted"
     assert learned.support == "contradicted" and "evidence says south" in learned.reason
+
+
+@pytest.mark.model
+def test_a_contrast_in_the_sentence_after_the_one_naming_the_subject_contradicts(embedder) -> None:  # type: ignore[no-untyped-def]
+    claim = "Odile Marchetti was taught at home by her mother, a pharmacist."
+    evidence = chunk("Odile Marchetti (1852-1911) was a Belgian-born geologist best known for her maps of slate "
+                     "quarries. She was educated at home by her father, a pharmacist, because women were not then "
+                     "admitted to the university.")
+    (check,) = LocalSupportChecker(embedder, contrasts=bundled_contrast_model()).check([(claim, evidence)])
+    assert check.support == "contradicted" and "evidence says father" in check.reason
