@@ -1,6 +1,7 @@
 """How much of the right answer the offline writer gives, on documents of many genres it was not written for.
 
     python bench/answer_quality.py [--set a|b] [--mode writer|ask] [--limit N] [--home DIR] [--json]
+    python bench/answer_quality.py --folder DIR [...]    # your own: DIR/docs/ and DIR/questions.jsonl
 
 The questions are the labelled retrieval sets (`bench/data/retrieval/questions_{a,b}.jsonl`, documents in
 `docs_{a,b}/`: river and beetle articles, a budget, a lease, a film programme, a trial summary, a recipe
@@ -67,19 +68,24 @@ def token_recall(gold: str, answer: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--set", choices=("a", "b"), default="a")
+    parser.add_argument("--folder", type=Path, help="questions of your own instead: DIR/docs/ and DIR/questions.jsonl")
     parser.add_argument("--mode", choices=("writer", "ask"), default="writer")
     parser.add_argument("--limit", type=int, default=0, help="only the first N questions")
     parser.add_argument("--home", type=Path, help="an EVIDENCE_HOME to keep (ingests only when it is empty)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--show", action="store_true", help="print every answer")
     args = parser.parse_args()
-    rows = [json.loads(line) for line in (DATA / f"questions_{args.set}.jsonl").read_text().splitlines() if line]
+    questions = args.folder / "questions.jsonl" if args.folder else DATA / f"questions_{args.set}.jsonl"
+    docs = args.folder / "docs" if args.folder else DATA / f"docs_{args.set}"
+    if not questions.is_file():
+        parser.error(f"no {questions} (a folder needs docs/ and questions.jsonl)")
+    rows = [json.loads(line) for line in questions.read_text().splitlines() if line]
     rows = rows[: args.limit] if args.limit else rows
     with tempfile.TemporaryDirectory() as tmp:
         home = args.home or Path(tmp)
         settings = Settings(home=home)
         embedder = Embedder(settings.embedding)
-        build_ingestor(settings, embedder=embedder).run([DATA / f"docs_{args.set}"])
+        build_ingestor(settings, embedder=embedder).run([docs])
         pipeline = build_pipeline(settings, embedder=embedder)
         writer = LocalWriter(embedder, settings.revision)
         recalls: list[float] = []
@@ -115,7 +121,7 @@ def main() -> None:
                       f"     got:  {_CITE.sub('', answer)[:300]}")
         unanswerable = sum(1 for r in rows if not r["answerable"])
         summary = {
-            "set": args.set,
+            "set": str(args.folder) if args.folder else args.set,
             "mode": args.mode,
             "answerable": len(recalls),
             "token_recall": round(statistics.fmean(recalls), 4) if recalls else None,

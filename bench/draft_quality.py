@@ -1,6 +1,7 @@
 """End to end on documents the judge was not built from: ingest a folder, verify drafts about it, score the verdicts.
 
     python bench/draft_quality.py [--set tune|tune2|tune3|holdout|holdout2|all] [--misses] [--json]
+    python bench/draft_quality.py --folder DIR [--misses]    # your own: DIR/docs/ and DIR/drafts.jsonl
 
 `evidence eval` hands the judge its evidence; a user's draft has to find it first. Each set under
 `bench/data/drafts/<set>/` is a folder of documents (`docs/`, other genres than `sample_docs/`) and drafts
@@ -72,8 +73,8 @@ def seen(quote: str, entries: list[LedgerEntry]) -> bool:
     return bool(gold) and any(len(gold & words(m.quote)) >= 0.6 * len(gold) for e in entries for m in e.evidence)
 
 
-def run_set(name: str, show_misses: bool) -> dict:
-    folder = DATA / name
+def run_set(name: str, show_misses: bool, folder: Path | None = None) -> dict:
+    folder = folder or DATA / name
     drafts = [json.loads(line) for line in (folder / "drafts.jsonl").read_text().splitlines() if line.strip()]
     gold, pred, seconds, misses = [], [], [], []
     kinds: Counter = Counter()
@@ -136,14 +137,17 @@ def run_set(name: str, show_misses: bool) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--set", choices=(*SETS, "all"), default="all")
+    parser.add_argument("--folder", type=Path, help="score a folder of your own (docs/ and drafts.jsonl) instead")
     parser.add_argument("--misses", action="store_true", help="print each wrong sentence with the judge's notes")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    names = SETS if args.set == "all" else (args.set,)
+    if args.folder and not (args.folder / "drafts.jsonl").is_file():
+        parser.error(f"{args.folder} has no drafts.jsonl (a folder needs docs/ and drafts.jsonl)")
+    names = (args.folder.name,) if args.folder else SETS if args.set == "all" else (args.set,)
     results = []
     for name in names:
         print(f"== {name}")
-        r = run_set(name, args.misses and name not in HELD_OUT)
+        r = run_set(name, args.misses and (args.folder is not None or name not in HELD_OUT), args.folder)
         results.append(r)
         print(f"   {r['right']}/{r['sentences']} right, balanced accuracy {r['balanced_accuracy']}, "
               f"recall {r['recall']}, stated claims judged not_found {r['stated_judged_not_found']}, misses whose "
