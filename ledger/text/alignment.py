@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ledger.text.lexicon import lexicon
+
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d[\d,.]*\d|\d")
 MIN_ALIGNED = 0.5  # share of the claim's words the quote repeats in order: below it, the two are not one sentence
 
@@ -41,18 +43,45 @@ def states_verbatim(claim: str, quote: str) -> bool:
     return any(theirs[i] == ours[0] and theirs[i:i + n] == ours for i in range(len(theirs) - n + 1))
 
 
+_CLAUSE_END = re.compile(r"\s*(?:[;:–—]\s+|,\s+(?=(\w+)))")  # where a clause of a quote may end (after a comma, by
+# `clause_openers`)
+
+
+@lru_cache(maxsize=1)
+def _clause_openers() -> frozenset[str]:
+    return frozenset(lexicon().words("stopwords", "clause_openers"))
+
+
 @lru_cache(maxsize=8192)
 def slots(claim: str, quote: str, min_aligned: float = MIN_ALIGNED) -> tuple[Slot, ...]:
     """The replaced slots of the claim against the quote, or () when the two are not one sentence in two versions
-    (fewer than `min_aligned` of the claim's words found in the quote in the same order)."""
-    ours, theirs = tokens(claim), tokens(quote)
-    if len(ours) < 3 or not theirs:
+    (fewer than `min_aligned` of the claim's words found in the quote in the same order).
+
+    The quote is read whole and up to the end of each of its clauses, and the reading that repeats most of the
+    claim's words with the fewest replaced is kept: against "The best beaches are on the sheltered southern coast,
+    while the northern cliffs are home to gannets", the claim "The best beaches are on the exposed northern coast"
+    puts "exposed northern" in the place of "sheltered southern", not "northern" in the cliffs' clause."""
+    ours = tokens(claim)
+    if len(ours) < 3:
         return ()
-    matcher = difflib.SequenceMatcher(a=[w.lower() for w in ours], b=[w.lower() for w in theirs], autojunk=False)
-    opcodes = matcher.get_opcodes()
-    if sum(i2 - i1 for tag, i1, i2, _, _ in opcodes if tag == "equal") / len(ours) < min_aligned:
+    readings = [quote] + [quote[: m.start()] for m in _CLAUSE_END.finditer(quote)
+                          if m.group(1) is None or m.group(1).lower() in _clause_openers()]
+    best: tuple[int, int, tuple[Slot, ...]] | None = None
+    for reading in readings:
+        theirs = tokens(reading)
+        if not theirs:
+            continue
+        matcher = difflib.SequenceMatcher(a=[w.lower() for w in ours], b=[w.lower() for w in theirs], autojunk=False)
+        opcodes = matcher.get_opcodes()
+        equal = sum(i2 - i1 for tag, i1, i2, _, _ in opcodes if tag == "equal")
+        replaced = tuple(Slot(tuple(ours[i1:i2]), tuple(theirs[j1:j2]))
+                         for tag, i1, i2, j1, j2 in opcodes if tag == "replace")
+        size = sum(len(r.ours) + len(r.theirs) for r in replaced)
+        if best is None or (equal, -size) > best[:2]:
+            best = (equal, -size, replaced)
+    if best is None or best[0] / len(ours) < min_aligned:
         return ()
-    return tuple(Slot(tuple(ours[i1:i2]), tuple(theirs[j1:j2])) for tag, i1, i2, j1, j2 in opcodes if tag == "replace")
+    return best[2]
 
 
 def in_one_slot(claim: str, quote: str, ours: str, theirs: str) -> bool:

@@ -40,3 +40,17 @@ def test_a_quote_that_repeats_the_claim_word_for_word() -> None:
     assert not states_verbatim("The monthly fee for members is $5.50.", quote)  # the same words in another order
     assert not states_verbatim("Members pay.", quote)  # too short to say anything by itself
     assert not states_verbatim("", quote) and not states_verbatim("The monthly fee is", "")
+
+
+def test_a_clause_after_a_comma_does_not_steal_the_claims_word() -> None:
+    # The quote's later clause repeats "northern": read up to "while", the slot is where the claim's words stand.
+    claim = "The best beaches on the island are on the exposed northern coast."
+    quote = "The best beaches are on the sheltered southern coast, while the northern cliffs are home to gannets."
+    assert slots(claim, quote) == (Slot(("exposed", "northern"), ("sheltered", "southern")),)
+
+
+def test_a_list_is_not_cut_at_its_commas() -> None:
+    # "writer" alone is not what the quote puts in the claim's place: the list goes on after the comma.
+    quote = "Dana Whitlow (born 1966) is an American writer, producer, and actress."
+    (slot,) = slots("Dana Whitlow is an artist.", quote)
+    assert slot.theirs[-1] == "actress"
