@@ -34,7 +34,7 @@ from ledger.judge.support_rules import (
     features,
     heading_code_swap,
 )
-from ledger.judge.word_relations import one_inside_the_other
+from ledger.judge.word_relations import one_inside_the_other, same_sense
 from ledger.text.figure_context import is_row_sentence
 from ledger.text.quantities import Agreement, compare_quantities, extract_quantities
 from ledger.text.sentences import label_lines, split_sentences
@@ -341,7 +341,8 @@ class LocalSupportChecker:
             cand = candidates[i]
             polarity_text = cand.polarity or self._closest_sentence(claim_terms, cand.text)
             learned = self._contrasts(claim, polarity_text, cand)
-            f = features(claim, cand.text, sims[i], polarity_text, context, learned, self._nested, passage)
+            f = features(claim, cand.text, sims[i], polarity_text, context, learned, self._nested, passage,
+                         self._synonym)
             support, rule, reason = decide_rules(f, self.thresholds)
             if cand.polarity is None and support in ("full", "partial"):
                 denied = self._denied_elsewhere(claim, claim_terms, cand.text, polarity_text, sims[i], context,
@@ -381,7 +382,7 @@ class LocalSupportChecker:
                 # ("Do not use the pump for salt water." beside "… through an RCD of no more than 30 mA.")
             if not polarity(piece, claim_terms)[1]:
                 continue  # its negation denies something the claim does not say ("Trade waste is not accepted")
-            f = features(claim, quote, similarity, piece, context, (), self._nested, passage)
+            f = features(claim, quote, similarity, piece, context, (), self._nested, passage, self._synonym)
             decision = decide_rules(f, self.thresholds)
             if decision[0] == "contradicted" and decision[1] == "negation":
                 return f, decision
@@ -397,6 +398,10 @@ class LocalSupportChecker:
         if found or cand.sentences < 2:
             return found
         return next((c for unit in cand.units if unit != read and (c := self.contrasts.contrasts(claim, unit))), ())
+
+    def _synonym(self, a: str, b: str) -> bool:
+        """Whether two words share a commonest sense in WordNet (with the learned contrasts' table; without, no)."""
+        return self.contrasts is not None and same_sense(a, b, self.contrasts.wordnet)
 
     def _nested(self, a: str, b: str) -> bool:
         """Whether one name is a part of the other in WordNet (with the learned contrasts' table; without them, no)."""

@@ -38,6 +38,7 @@ from ledger.text.terms import (
     find_swaps,
     holds_in_every_case,
     key_terms,
+    key_words,
     names_a_part,
     negation_cues,
     only_denied,
@@ -81,6 +82,7 @@ class SupportFeatures:
 
     similarity: float  # cosine similarity of claim and quote embeddings
     coverage: float  # share of the claim's key terms found in the quote (stemmed; swapped names left out)
+    worded_coverage: float = 0.0  # ... counting a claim word the quote says by a word of the same sense ("cut")
     missing_terms: tuple[str, ...] = ()
     quantities: Agreement = Agreement()
     claim_negated: bool = False  # polarity of the negations that bear on the other side's terms
@@ -252,7 +254,7 @@ def swapped_codes(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
 def features(
     claim: str, quote: str, similarity: float, polarity_text: str | None = None, context: str = "",
     contrasts: tuple[tuple[str, str], ...] = (), nested: Callable[[str, str], bool] | None = None,
-    passage: str = "",
+    passage: str = "", synonym: Callable[[str, str], bool] | None = None,
 ) -> SupportFeatures:
     """The rule features of a claim against a quote, given their embedding similarity.
 
@@ -266,6 +268,11 @@ def features(
     earlier sentence found "two planets") is matched there (figures worked out by arithmetic only from the quote).
     """
     claim_terms, quote_terms = key_terms(claim), key_terms(quote)
+    said_otherwise: tuple[str, ...] = ()  # claim words the quote says in another word of one sense ("cut": "reduce")
+    if synonym is not None:
+        quote_words = [w for _, w in key_words(quote) if w.isalpha() and not w[:1].isupper()]
+        said_otherwise = tuple(t for t, w in key_words(claim) if t not in quote_terms and w.isalpha()
+                               and not w[:1].isupper() and any(synonym(w.lower(), v.lower()) for v in quote_words))
     agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
     # A span worked out in the wrong order ("20 years before" what came 20 years after) is not the quote's figure.
     agreement = Agreement(tuple(QuantityMatch(m.claim, "absent") if not order_holds(claim, m.claim, m.sources) else m
@@ -331,6 +338,7 @@ def features(
     return SupportFeatures(
         similarity=float(similarity),
         coverage=share,
+        worded_coverage=coverage(tuple(t for t in claim_terms if t not in ours), quote_terms + said_otherwise)[0],
         missing_terms=missing,
         quantities=agreement,
         claim_negated=claim_negated,
@@ -478,7 +486,7 @@ def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
                 for m in q.matched]
     figures_anchored = bool(anchored) and (all(anchored) or (len(anchored) >= 2 and any(anchored)))
     if clean and not f.added and (
-        (f.similarity >= t.full_similarity and f.coverage >= t.full_coverage)
+        (f.similarity >= t.full_similarity and max(f.coverage, f.worded_coverage) >= t.full_coverage)
         or (f.similarity >= t.exact_coverage_similarity and f.coverage >= 1.0)
         or f.similarity >= t.paraphrase_similarity
         or (figures_anchored and f.similarity >= t.figure_similarity and f.coverage >= t.related_coverage)

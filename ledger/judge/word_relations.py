@@ -244,6 +244,14 @@ def _senses(table: WordNetTable, phrase: str) -> tuple[int, ...]:
     return ()
 
 
+def same_sense(a: str, b: str, table: WordNetTable) -> bool:
+    """Whether two words say one thing: one's `SENSES` commonest senses (nouns first) among the other's senses
+    ("quickly" and "promptly", "cut" and "reduce"), as `relation_features`' "same sense"; not "mother" and "father",
+    which share a sense only as the rare verbs of begetting."""
+    ours, theirs = table.word_senses(a), table.word_senses(b)
+    return bool(set(ours[:SENSES]) & set(theirs) or set(theirs[:SENSES]) & set(ours))
+
+
 def relation_features(a: str, b: str, table: WordNetTable) -> np.ndarray:
     """The `RELATION_FEATURES` of claim words `a` against evidence words `b`, as 0/1 flags and a closeness.
 

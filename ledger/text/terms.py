@@ -193,6 +193,11 @@ def _key_tokens(text: str) -> tuple[tuple[str, str], ...]:
 
 
 @lru_cache(maxsize=16384)
+def key_words(text: str) -> tuple[tuple[str, str], ...]:
+    """(stem, word as written) of the content words of `text`, each stem once: what `key_terms` stems."""
+    return tuple({term: (term, surface) for term, surface in reversed(_key_tokens(text))}.values())[::-1]
+
+
 def key_terms(text: str) -> tuple[str, ...]:
     """Stems of the content words of `text`, in order, without stopwords, figures or negation words."""
     return tuple(dict.fromkeys(term for term, _ in _key_tokens(text)))

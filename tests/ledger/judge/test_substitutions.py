@@ -82,3 +82,15 @@ def test_a_contrast_in_the_sentence_after_the_one_naming_the_subject_contradicts
                      "admitted to the university.")
     (check,) = LocalSupportChecker(embedder, contrasts=bundled_contrast_model()).check([(claim, evidence)])
     assert check.support == "contradicted" and "evidence says father" in check.reason
+
+
+@pytest.mark.model
+def test_a_claim_word_the_quote_says_by_another_of_one_sense_is_covered(embedder) -> None:  # type: ignore[no-untyped-def]
+    # "continues to run" is "keeps running": with the word counted, the close clause states the claim
+    claim = "If the Wi-Fi connection drops, the thermostat continues to run the heating schedule from its own memory."
+    evidence = chunk("This section explains the messages shown on the display and the thermostat's special modes. "
+                     "Error E2 means the thermostat has lost its connection to the home Wi-Fi network; the heating "
+                     "schedule keeps running from the thermostat's memory. Error E4 means the temperature sensor has "
+                     "failed, and the thermostat switches the heating off until the unit is replaced.")
+    (check,) = LocalSupportChecker(embedder, contrasts=bundled_contrast_model()).check([(claim, evidence)])
+    assert check.support == "full"

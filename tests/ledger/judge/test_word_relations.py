@@ -11,6 +11,7 @@ from ledger.judge.word_relations import (
     names_a_party,
     near_in_meaning,
     relation_features,
+    same_sense,
 )
 
 
@@ -130,3 +131,13 @@ def test_a_token_longer_than_any_word_is_no_compound() -> None:
     assert names_a_party("headteacher", table)
     assert not names_a_party("x" * 40 + "teacher", table)
     assert not names_a_party("q" * 10_000, table)
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    ("continues", "keeps", True), ("promptly", "quickly", True), ("cut", "reduce", True), ("buy", "purchase", True),
+    ("mother", "father", False),  # they share a sense only as rare verbs ("to father a child")
+    ("north", "south", False), ("won", "lost", False), ("grew", "fell", False), ("qwzlorn", "keeps", False),
+])
+def test_words_of_one_commonest_sense_say_one_thing(a: str, b: str, same: bool) -> None:
+    assert same_sense(a, b, bundled_wordnet()) is same
+    assert same_sense(b, a, bundled_wordnet()) is same
