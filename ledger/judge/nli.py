@@ -9,6 +9,7 @@ uses is decided by `ledger.loop.factory.build_support_checker`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -224,6 +225,17 @@ def premise(chunk_text: str, check: SupportCheck, width: int = PREMISE_CHARS) ->
     return chunk_text[left:left + width].strip()
 
 
+_YEAR = re.compile(r"\b(?:1[5-9]|20)\d\d\b")
+
+
+def _under_title_year(chunk: Chunk, quote: str, claim: str) -> str:
+    """The quote after its document's title when the claim gives a year the quote does not and the title does
+    ("2024 Field Season Summary" for "in 2024"); else ""."""
+    title = (chunk.title or "").strip()
+    years = set(_YEAR.findall(claim)) - set(_YEAR.findall(quote))
+    return f"{title}: {quote}" if years and years <= set(_YEAR.findall(title)) else ""
+
+
 def _titled(chunk: Chunk, quote: str, claim: str) -> str:
     """The quote after its document's title ("Parcelwise Tracking API v2: Each key may …") when every word the claim
     adds to the quote is the title's ("Parcelwise"); else "" (a claim's added figure or detail is no title's)."""
@@ -296,6 +308,15 @@ class CrossEncoderSupportChecker:
             if out[i].rule == "unstated" and p.get("entailment", 0.0) >= self.thresholds.quote_alone:
                 said = f"NLI, {how}: entailment {p['entailment']:.2f}"
                 out[i] = replace(local[i], entailment=p["entailment"], reason=f"{local[i].reason} ({said})")
+        # Support overruled as contradicted by a reading without the year the document is of ("Lake Survey: 2024
+        # Field Season" for "in 2024", against a quote naming a 2009 survey) is read once more under its title.
+        overruled = [(i, text) for i in todo if out[i].rule == "nli" and out[i].support == "contradicted"
+                     and (text := _under_title_year(pairs[i][1], local[i].quote, pairs[i][0]))]
+        again = self.probabilities([(text, pairs[i][0]) for i, text in overruled]) if overruled else []
+        for (i, _), p in zip(overruled, again, strict=True):
+            if p.get("contradiction", 0.0) < self.thresholds.contradiction:
+                said = f"NLI, the quote under its title: contradiction {p.get('contradiction', 0.0):.2f}"
+                out[i] = replace(local[i], entailment=p.get("entailment", 0.0), reason=f"{local[i].reason} ({said})")
         return out
 
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:

@@ -382,6 +382,11 @@ def _flipped_bounds(agreement: Agreement, quote: list[Quantity]) -> dict[Quantit
     return flipped
 
 
+def _bare_year(q: Quantity) -> bool:
+    """Whether a figure is a year alone ("in 2024"), no day or month of it."""
+    return q.kind == "date" and q.parts[1:] == (None, None, None)
+
+
 def _in_a_row(text: str, at: int) -> bool:
     """Whether the line of `text` at offset `at` is a table row's sentence."""
     start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
@@ -395,6 +400,11 @@ def _with_context(agreement: Agreement, context: list[Quantity], passage: str = 
     written counts: among a whole passage's figures, some pair works out to almost any number."""
     kept, stated = [], None  # the passage's figures, read only when the quote lacks one
     for m in agreement.matches:
+        if m.status == "conflict" and context and _bare_year(m.claim):
+            # the year the document is of ("2024 Field Season Summary") frames the claim; the quote's other year is
+            # of something else ("… than the 11.0 µg/L of its 2009 survey")
+            found = compare_quantities([m.claim], context).matches[0]
+            m = found if found.status == "matched" else m
         if m.status == "absent" and context and not m.claim.bound:  # a limit is no title's figure ("at least 0.98")
             found = compare_quantities([m.claim], context).matches[0]
             m = found if found.status == "matched" else m
@@ -406,7 +416,7 @@ def _with_context(agreement: Agreement, context: list[Quantity], passage: str = 
             other_row = found.evidence is not None and rowed and _in_a_row(passage, found.evidence.start)
             m = replace(found, elsewhere=True) if found.status == "matched" and not found.sources and not other_row \
                 else m
-        if m.status == "absent" and m.claim.kind == "date" and m.claim.parts[1:] == (None, None, None):
+        if m.status == "absent" and _bare_year(m.claim):
             continue
         kept.append(m)
     return Agreement(tuple(kept))
@@ -424,6 +434,14 @@ def _none_is_zero(negated: str, other: str) -> bool:
 
 
 _NO = re.compile(r"\bno\b", re.IGNORECASE)
+
+
+def _row_named(m: QuantityMatch) -> bool:
+    """Whether the claim's figure is about the table row of the quote's labelled figure: half the row's words or more
+    ("Root canal treatment (molar) (Fee: £690.00)" is no row of "treatment costing £1,000 or more"); a field outside
+    a table is."""
+    row = m.evidence.row if m.evidence is not None else frozenset()
+    return not row or 2 * len(row & m.claim.about) >= len(row)
 
 
 def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
@@ -449,7 +467,7 @@ def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
     decisive = [
         m for m in q.conflicts
         if f.coverage >= t.on_topic_coverage or f.similarity >= t.paraphrase_similarity
-        or (m.evidence and m.evidence.labelled)
+        or (m.evidence and m.evidence.labelled and _row_named(m))
     ]
     if decisive and f.similarity >= t.conflict_similarity:
         m = decisive[0]

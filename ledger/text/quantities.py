@@ -1049,7 +1049,7 @@ def _crossed(q: Quantity, c: Quantity, e: Quantity) -> bool:
 
 
 _CHANGE = re.compile(
-    r"\bfrom\s+[$€£]?\s?(\d[\d,]*(?:\.\d+)?)(?!\.?\d)\s*(?:%|[A-Za-z°]+)?(?:\s+(?:in|during)\s+\d{4}(?:/\d{2})?)?"
+    r"\bfrom\s+[$€£]?\s?(\d[\d,]*(?:\.\d+)?)(?!\.?\d)\s*(?:%|[A-Za-z°]+)?(?:\s+(?:in|during)\s+\d{4}(?:[/–-]\d{2,4})?)?"
     r"\s+to\s+[$€£]?\s?(\d[\d,]*(?:\.\d+)?)(?!\.?\d)")
 
 

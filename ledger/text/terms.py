@@ -40,6 +40,7 @@ _CLAUSE_END = re.compile(r"[.;…:]")
 # data was lost and no card data was exposed" is negated twice over, not double negation that cancels)
 _CLAUSE_BREAK = re.compile(r"[.;…:]|,\s*(?:and|but|or|while|whereas)\b|\s(?:and|but|or)\s+(?=(?:no|not|never)\s)",
                            re.IGNORECASE)
+_AFFIRMED = re.compile(r"\b(?:but|whereas)\b", re.IGNORECASE)
 _PHRASE_END = re.compile(r"[.;…:,]|\b(?:and|but|or|while|whereas)\b", re.IGNORECASE)
 
 
@@ -602,7 +603,8 @@ def _negations(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str], in
         adjective = cue.startswith(rules.postpositive)
         if adjective and not _PREDICATE.search(cleaned[max(0, m.start() - 30):m.start()]):
             continue
-        after = _CLAUSE_END.split(cleaned[m.end():m.end() + 80])[0]
+        # (what follows "but" or "whereas" is affirmed: "are not eligible for the card but may buy a pass")
+        after = _AFFIRMED.split(_CLAUSE_END.split(cleaned[m.end():m.end() + 80])[0], maxsplit=1)[0]
         scope = key_terms(after)[:2 if cue.startswith(rules.short_scope) else 4]
         if adjective:
             scope = key_terms(_CLAUSE_END.split(cleaned[max(0, m.start() - 60):m.start()])[-1])[-4:][::-1] + scope

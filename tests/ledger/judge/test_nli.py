@@ -449,3 +449,19 @@ def test_the_model_does_not_find_a_claim_entailed_by_a_row_it_does_not_name_besi
     assert another_row_named("Students aged 16 to 25 get in free.", free, table)
     assert not another_row_named("Under-fives get in free.", free, table)
     assert not another_row_named("Everyone gets in free.", free, table)  # names no row
+
+
+def test_support_the_model_overrules_for_a_year_only_the_title_gives_is_read_again_under_the_title() -> None:
+    quote = "Mean nitrate across all samples was 2.1 mg/L, above the 1.6 mg/L of the 2009 survey."
+    chunk = Chunk(hash="d" * 12, text=quote, document_id="d", index=0, start_char=0, end_char=len(quote),
+                  title="Lake Tarrow: 2024 Field Season Summary")
+    found = SupportCheck("full", quote, 0.9, "local reason", "full_figures", 0, len(quote))
+    claim = "Across all samples, mean nitrate in 2024 was 2.1 mg/L."
+    # contradicted when read without the title (2024 against 2009), not beneath it
+    model = ReadsAlone(f"Lake Tarrow: 2024 Field Season Summary: {quote}", around=(0.8, 0.1, 0.1))
+    kept = CrossEncoderSupportChecker("fake", FakeLocal([found]), model).check([(claim, chunk)])[0]
+    assert kept.support == "full" and "the quote under its title: contradiction 0.02" in kept.reason
+    other = Chunk(hash="d" * 12, text=quote, document_id="d", index=0, start_char=0, end_char=len(quote),
+                  title="Lake Tarrow: Field Season Summary")  # no year in the title: the model's reading stands
+    overruled = CrossEncoderSupportChecker("fake", FakeLocal([found]), model).check([(claim, other)])[0]
+    assert overruled.support == "contradicted"

@@ -128,6 +128,11 @@ def test_decide_support(case: str, f: SupportFeatures, support: str, reason_has:
          False),
         ("Staff should use the lift in a fire.", "Staff should avoid the lift in a fire.", True),
         ("Book early to get a seat.", "To avoid delays, book early to get a seat.", False),  # its object alone
+        # what follows "but" is affirmed: "not eligible for the card but may buy a pass" denies no buying
+        ("Students aged 22 or over can buy a Term Pass for £165.",
+         "Students aged 22 or over are not eligible for the YouthCard but may buy a Term Pass for £165.", False),
+        ("Students aged 22 or over can get a YouthCard.",
+         "Students aged 22 or over are not eligible for the YouthCard but may buy a Term Pass for £165.", True),
         # a relative clause denies nothing of the sentence: "kit that is no longer used is recycled"
         ("Old kit must be recycled.", "Kit that is no longer used must be recycled.", False),
         ("Essays must be no longer than 3,000 words.", "Essays may not exceed 3,000 words.", False),
@@ -747,3 +752,19 @@ def test_two_clauses_each_negated_deny_the_claim_twice_over() -> None:
                  "No data was lost and no card data was exposed.", 0.8)
     assert (f.claim_negated, f.quote_negated) == (False, True)
     assert decide_support(f)[0] == "contradicted"
+
+
+def test_a_labelled_cell_of_a_row_the_claim_does_not_name_contradicts_nothing() -> None:
+    row = "Root canal treatment (molar) (Fee: £690.00; Typical appointment length: 2 to 3 visits)."
+    f = features("Interest-free finance is available for treatment costing £1,000 or more.", row, 0.52)
+    assert decide_support(f)[0] != "contradicted"
+    named = features("Root canal treatment on a molar costs £590.00.", row, 0.52)  # its own row: the fee is decisive
+    assert decide_support(named)[0] == "contradicted"
+
+
+def test_the_year_a_document_is_of_frames_a_claim_against_a_quote_naming_another_year() -> None:
+    quote = "Mean nitrate across all samples was 2.1 mg/L, above the 1.6 mg/L of the 2009 survey."
+    claim = "Across all samples, mean nitrate in 2024 was 2.1 mg/L."
+    titled = features(claim, quote, 0.9, context="Lake Tarrow: 2024 Field Season Summary")
+    assert decide_support(titled)[0] == "full"
+    assert decide_support(features(claim, quote, 0.9, context="Lake Tarrow: 2023 Field Season Summary"))[0] != "full"

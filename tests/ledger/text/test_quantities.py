@@ -923,3 +923,9 @@ def test_a_word_that_grades_a_figure_says_nothing_of_what_it_is_about() -> None:
     claim = "Customer impact lasted from 14:06 to 16:53 UTC, a little under three hours."
     assert statuses(claim, quote) == ["matched", "matched", "matched"]
     assert "littl" not in next(q for q in extract_quantities(claim) if q.kind == "duration").about
+
+
+def test_a_change_from_a_figure_of_a_season_to_another_is_read_with_its_season_between() -> None:
+    quote = "The average wait for a first assessment fell from 9 weeks in 2023-24 to 5 weeks this year."
+    assert reversed_change("The average wait for a first assessment rose from 5 weeks to 9 weeks.", quote) is not None
+    assert reversed_change("The average wait for a first assessment fell from 9 weeks to 5 weeks.", quote) is None

@@ -206,6 +206,9 @@ def test_a_deputy_is_another_role(claim: str, quote: str, expected: tuple[str, s
          ("however the", "only if")),
         ("The treatment works whatever the weather.", "How well the treatment works varies with the weather.",
          ("whatever", "varies with")),
+        ("No works to the roof may take place in summer in any circumstances.",
+         "No works to the roof shall take place in summer unless an ecologist has inspected it.",
+         ("in any circumstances", "unless")),
         # of two words for "in every case", the one the quote does not use
         ("Members may book at any time on any day.", "Members may book at any time, but only on Mondays.",
          ("any", "only")),
