@@ -31,6 +31,7 @@ from ledger.text.quantities import (
     reversed_change,
 )
 from ledger.text.terms import (
+    affirmed_terms,
     coverage,
     crossed_slots,
     dropped_condition,
@@ -308,8 +309,10 @@ def features(
     agreement = _with_context(agreement, extract_quantities(context) if context else [],
                               passage if passage != quote else "", is_row_sentence(quote))
     polar_quote = quote if polarity_text is None else polarity_text
-    claim_negated, claim_anchor = polarity(claim, quote_terms)
-    quote_negated, quote_anchor = polarity(polar_quote, claim_terms)
+    denied_by_claim: set[str] = set()
+    denied_by_quote: set[str] = set()
+    claim_negated, claim_anchor = polarity(claim, quote_terms, denied_out=denied_by_claim)
+    quote_negated, quote_anchor = polarity(polar_quote, claim_terms, denied_out=denied_by_quote)
     if claim_negated and not quote_negated and polar_quote != quote and polarity(quote, claim_terms)[0]:
         # the quote's other sentence denies what the claim denies: "drain to a soakaway rather than to the sewer"
         # is not the opposite of "shall be drained to a soakaway" beside "There shall be no connection to the sewer"
@@ -317,6 +320,11 @@ def features(
     if claim_negated != quote_negated:  # is the negation echoed on the other side in other words? ("not allowed to")
         claim_negated = polarity(claim, quote_terms, loose=True)[0]
         quote_negated = polarity(polar_quote, claim_terms, loose=True)[0]
+    if claim_negated and quote_negated and (denied_by_quote - denied_by_claim) & (
+            affirmed_terms(claim) - affirmed_terms(polar_quote, anywhere=True)):
+        # both deny something, but the quote denies what the claim affirms: "It shall not be enclosed, and it shall not
+        # be used as living accommodation" against "may be enclosed, as long as it is not used as living ..."
+        claim_negated = False
     if claim_negated != quote_negated and (restriction_restated(polar_quote, claim) if claim_negated
                                            else restriction_restated(claim, polar_quote)):
         claim_negated = quote_negated  # "only if" is "not ... unless": one restriction, not opposite statements

@@ -658,7 +658,8 @@ def _prefixed_negations(text: str, others: set[str]) -> list[tuple[str, int]]:
     return found
 
 
-def polarity(text: str, other_terms: Iterable[str], loose: bool = False) -> tuple[bool, int]:
+def polarity(text: str, other_terms: Iterable[str], loose: bool = False,
+             denied_out: set[str] | None = None) -> tuple[bool, int]:
     """(negated, anchor) of `text` against the other side's terms.
 
     Only negations that bear on those terms count (their head is one of the terms, or two of their words are;
@@ -667,7 +668,8 @@ def polarity(text: str, other_terms: Iterable[str], loose: bool = False) -> tupl
     else leaves the polarity alone. A word with a
     negative prefix that denies one of the terms ("unguarded" against "guarded") is a negation too. `anchor` is
     how many of the terms the strongest negation covers when its head is one of them ("may not repair a damaged
-    appliance" against a claim about repairing).
+    appliance" against a claim about repairing). `denied_out`, when given, receives the terms the negations deny by
+    their heads ("enclos" of "It shall not be enclosed").
     """
     others = set(other_terms)
     # "not guarded" bears on the other side's "unguarded": what its prefix denies is a term of that side too
@@ -688,11 +690,24 @@ def polarity(text: str, other_terms: Iterable[str], loose: bool = False) -> tupl
     relevant = [(scope, heads, start) for _, scope, heads, start, elided in _negations(text)
                 if heads & others or (not elided and bears(scope, start))]
     relevant += [((term,), frozenset({term}), start) for term, start in _prefixed_negations(text, others)]
+    if denied_out is not None:
+        denied_out.update(h for _, heads, _ in relevant for h in heads & others)
     anchor = max((len(set(scope) & others) for scope, heads, _ in relevant if heads & others), default=0)
     # Two negations cancel inside one clause ("cannot ... without"), not across clauses ("Do not take more than
     # three, and do not take it for longer than 5 days" is negated twice, not affirmed).
     per_clause = Counter(bisect.bisect(breaks, start) for _, _, start in relevant)
     return any(n % 2 == 1 for n in per_clause.values()), anchor
+
+
+def affirmed_terms(text: str, anywhere: bool = False) -> frozenset[str]:
+    """The key terms of a text's phrases that hold no negation (split at punctuation and "and", "but", "or"), but for
+    terms a negated phrase has too: "enclos" of "The shed may be enclosed, as long as it is not used as ..."; not
+    "approv" of "Approvers may not sign off refunds". With `anywhere`, those a negated phrase has too. Pure."""
+    phrases = [p for p in _PHRASE_END.split(text) if p and p.strip()]
+    negated = [bool(negation_cues(p)) for p in phrases]
+    said = frozenset(t for p, n in zip(phrases, negated, strict=True) if not n for t in key_terms(p))
+    denied = frozenset(t for p, n in zip(phrases, negated, strict=True) if n for t in key_terms(p))
+    return said if anywhere else said - denied
 
 
 def negation_cues(text: str) -> list[str]:

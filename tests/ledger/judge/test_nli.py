@@ -465,3 +465,4 @@ def test_support_the_model_overrules_for_a_year_only_the_title_gives_is_read_aga
                   title="Lake Tarrow: Field Season Summary")  # no year in the title: the model's reading stands
     overruled = CrossEncoderSupportChecker("fake", FakeLocal([found]), model).check([(claim, other)])[0]
     assert overruled.support == "contradicted"
+

@@ -133,6 +133,15 @@ def test_decide_support(case: str, f: SupportFeatures, support: str, reason_has:
          "Students aged 22 or over are not eligible for the YouthCard but may buy a Term Pass for £165.", False),
         ("Students aged 22 or over can get a YouthCard.",
          "Students aged 22 or over are not eligible for the YouthCard but may buy a Term Pass for £165.", True),
+        # both deny something, but the quote denies what the claim affirms
+        ("The shed may be enclosed, as long as it is not used as living accommodation.",
+         "It shall not be enclosed, and it shall not be used as living accommodation.", True),
+        ("The shed may not be enclosed or used as living accommodation.",
+         "It shall not be enclosed, and it shall not be used as living accommodation.", False),
+        # ... which the quote does not also affirm in another clause
+        ("Instead of text codes, admin accounts must use a hardware key as the second factor.",
+         "Text codes may not be used as a second factor for admin accounts; those accounts must use a hardware key.",
+         False),
         # a relative clause denies nothing of the sentence: "kit that is no longer used is recycled"
         ("Old kit must be recycled.", "Kit that is no longer used must be recycled.", False),
         ("Essays must be no longer than 3,000 words.", "Essays may not exceed 3,000 words.", False),
