@@ -359,10 +359,20 @@ def _has(stem: str, have: frozenset[str] | set[str]) -> bool:
 
 def stem_covered(stem: str, have: frozenset[str] | set[str]) -> bool:
     """Whether `have` names a stem: itself, its doer ("own", "owner"), a word sharing a prefix of 4+ letters ("mileag"
-    and "mile"), its verb ("closur" and "close"), a noun or verb of its root in WordNet ("admit" and "admiss"), or a
-    synonym ("kept" and "retention")."""
+    and "mile"), its verb ("closur" and "close"), a noun or verb of its root in WordNet ("admit" and "admiss"), a
+    synonym ("kept" and "retention"), or what it is an irregular form of ("led" and "lead")."""
     return (_has(stem, have) or any(_has(s, have) for s in _words().synonyms.get(stem, ()) if s != stem)
-            or not same_root_stems(stem, bundled_wordnet()).isdisjoint(have))
+            or not same_root_stems(stem, bundled_wordnet()).isdisjoint(have)
+            or any(_has(s, have) for s in _irregular_base_stems(stem)))
+
+
+@cache
+def _irregular_base_stems(word: str) -> frozenset[str]:
+    """The stems of what an irregular form is a form of, by WordNet's exception lists: "led" is "lead", "paid" is
+    "pay", "children" is "child"."""
+    table = bundled_wordnet()
+    return frozenset(s for pos in ("v", "n") for base in table.exceptions.get((pos, word), ()) if base != word
+                     for s in content_stems(base))
 
 
 def stems_cover(wanted: frozenset[str], have: frozenset[str] | set[str]) -> int:

@@ -220,7 +220,9 @@ class LocalWriter:
         picked.sort(key=lambda u: (-best_of_doc[u.chunk.document_id], u.order))
         # a unit that answers "when" by its heading's date is written with the heading ("4.1.0 — 22 September 2026 ›
         # Added: dark mode."), which the judge finds in its chunk
-        dated = {id(u) for u in picked if any(_dated_by_heading(p, u) for p in parts)}
+        # (and so is one that names its doer only as "she" or "he", under a heading that names them: "Cerys Lamont,
+        # soprano › This evening she sings the Pie Jesu.")
+        dated = {id(u) for u in picked if any(_dated_by_heading(p, u) for p in parts) or _named_by_heading(u)}
         sentences = [cite(_under_heading(u) if id(u) in dated else u.text, [u.chunk.hash]) for u in picked]
         missing = [_asked(p.text) for p, found in zip(parts, answers, strict=True) if not found]
         sentences += [f"The documents do not state {m}." for m in missing]  # an abstention is no claim
@@ -680,6 +682,15 @@ def _under_heading(unit: Unit) -> str:
     if above and unit.text.startswith(f"{own}: "):
         return f"{SECTION_SEPARATOR.join(above)}{SECTION_SEPARATOR}{unit.text}"
     return f"{unit.section}: {unit.text}"
+
+
+def _named_by_heading(unit: Unit) -> bool:
+    """Whether a unit names who does what it says by a personal pronoun among its first words while its own heading
+    names someone ("Cerys Lamont, soprano" over "This evening she sings …")."""
+    own = unit.section.split(SECTION_SEPARATOR)[-1]
+    opening = re.findall(r"[A-Za-z]+", unit.text)[:4]
+    pronouns = lexicon().word_set("stopwords", "personal_pronouns")
+    return any(w.lower() in pronouns for w in opening) and len(_NAME.findall(own)) >= 2
 
 
 def _dated_by_heading(part: QuestionPart, unit: Unit) -> bool:

@@ -1234,3 +1234,25 @@ def test_lodging_an_appeal_is_making_one(embedder) -> None:  # type: ignore[no-u
                         "the date of this notice.", "Decision notice", None, "n", 1, 0)
     answer = answer_to(embedder, "How long does the applicant have to lodge an appeal?", [notice])
     assert answer.answered and "12 weeks" in answer.text, answer.text
+
+
+@pytest.mark.model
+def test_a_sentence_naming_its_doer_as_she_is_written_with_the_heading_that_names_her(embedder) -> None:  # type: ignore[no-untyped-def]
+    programme = make_chunk(
+        "# Spring Concert Programme\n\n## Tonight's performers\n\n### Maren Holloway, soprano\n\nMaren Holloway "
+        "studied at the Eastgate Conservatoire and sings regularly with choirs across the region. This evening she "
+        "sings the Pie Jesu in the Requiem, and she also takes the soprano solo in the closing anthem.\n\n"
+        "### Tomas Reyes, organ\n\nTomas Reyes is organist of St Anne's. He plays the Toccata before the interval.",
+        "Spring Concert Programme", date(2025, 3, 1), "programme")
+    draft = write(embedder, "Which soloist performs the Pie Jesu?", [programme])
+    (answer,) = [s for s, _, _ in split_sentences(draft.text) if "Pie Jesu" in s]
+    assert "Maren Holloway" in answer  # the heading's name, not "she" alone
+
+
+@pytest.mark.parametrize(("wanted", "have", "covered"), [
+    ("led", "lead", True), ("paid", "pay", True), ("taught", "teach", True), ("children", "child", True),
+    ("led", "project", False), ("paid", "fee", False),
+])
+def test_an_irregular_form_covers_what_it_is_a_form_of(wanted: str, have: str, covered: bool) -> None:
+    # "Who led the study?" is answered by "Project lead: Dr Mirela Voss"
+    assert stem_covered(wanted, {have}) is covered
