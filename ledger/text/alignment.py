@@ -12,10 +12,12 @@ import difflib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 
 from ledger.text.lexicon import lexicon
 
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d[\d,.]*\d|\d")
+MAX_CLAUSE_READINGS = 6  # clause ends a quote is also read up to (a row of many cells is no sentence of six clauses)
 MIN_ALIGNED = 0.5  # share of the claim's words the quote repeats in order: below it, the two are not one sentence
 
 
@@ -64,8 +66,9 @@ def slots(claim: str, quote: str, min_aligned: float = MIN_ALIGNED) -> tuple[Slo
     ours = tokens(claim)
     if len(ours) < 3:
         return ()
-    readings = [quote] + [quote[: m.start()] for m in _CLAUSE_END.finditer(quote)
-                          if m.group(1) is None or m.group(1).lower() in _clause_openers()]
+    ends = (m.start() for m in _CLAUSE_END.finditer(quote) if m.group(1) is None
+            or m.group(1).lower() in _clause_openers())
+    readings = [quote, *(quote[:end] for end in islice(ends, MAX_CLAUSE_READINGS))]
     best: tuple[int, int, tuple[Slot, ...]] | None = None
     for reading in readings:
         theirs = tokens(reading)
