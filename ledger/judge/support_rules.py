@@ -299,7 +299,8 @@ def features(
     swaps += tuple(pair for pair in contrasts if not set(key_terms(pair[0])) & named)
     ours = {t for a, _ in swaps for t in key_terms(a)}
     theirs = {t for _, b in swaps for t in key_terms(b)}
-    share, missing = coverage(tuple(t for t in claim_terms if t not in ours), quote_terms)
+    unswapped = tuple(t for t in claim_terms if t not in ours)
+    share, missing = coverage(unswapped, quote_terms)
     # A rival figure that the evidence gives for another entity says nothing about the claim's entity.
     agreement = Agreement(tuple(
         QuantityMatch(m.claim, "absent") if m.status == "conflict" and m.evidence is not None
@@ -346,7 +347,7 @@ def features(
     return SupportFeatures(
         similarity=float(similarity),
         coverage=share,
-        worded_coverage=coverage(tuple(t for t in claim_terms if t not in ours), quote_terms + said_otherwise)[0],
+        worded_coverage=coverage(unswapped, quote_terms + said_otherwise)[0] if said_otherwise else share,
         missing_terms=missing,
         quantities=agreement,
         claim_negated=claim_negated,

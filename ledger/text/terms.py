@@ -193,12 +193,15 @@ def _key_tokens(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(tokens)
 
 
-@lru_cache(maxsize=16384)
 def key_words(text: str) -> tuple[tuple[str, str], ...]:
-    """(stem, word as written) of the content words of `text`, each stem once: what `key_terms` stems."""
-    return tuple({term: (term, surface) for term, surface in reversed(_key_tokens(text))}.values())[::-1]
+    """(stem, word as written where the text first has it) of the content words of `text`, in `key_terms`' order."""
+    first: dict[str, str] = {}
+    for term, surface in _key_tokens(text):
+        first.setdefault(term, surface)
+    return tuple(first.items())
 
 
+@lru_cache(maxsize=16384)
 def key_terms(text: str) -> tuple[str, ...]:
     """Stems of the content words of `text`, in order, without stopwords, figures or negation words."""
     return tuple(dict.fromkeys(term for term, _ in _key_tokens(text)))
@@ -210,11 +213,8 @@ def unstated_tail(claim: str, quote: str) -> tuple[str, ...]:
     Figures and stopwords are skipped, not counted, and so is a word the claim said before ("... reads log files
     directly, including files compressed with gzip" adds three words). Pure."""
     said = set(key_terms(quote))
-    first: dict[str, str] = {}  # each term where the claim first has it
-    for term, surface in _key_tokens(claim):
-        first.setdefault(term, surface)
     tail: list[str] = []
-    for term, surface in reversed(first.items()):
+    for term, surface in reversed(key_words(claim)):
         if term in said:
             break
         tail.append(surface)
