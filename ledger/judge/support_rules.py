@@ -270,10 +270,13 @@ def features(
     """
     claim_terms, quote_terms = key_terms(claim), key_terms(quote)
     said_otherwise: tuple[str, ...] = ()  # claim words the quote says in another word of one sense ("cut": "reduce")
+    echoed: tuple[str, ...] = ()  # ... and the quote's words that say them
     if synonym is not None:
-        quote_words = [w for _, w in key_words(quote) if w.isalpha() and not w[:1].isupper()]
-        said_otherwise = tuple(t for t, w in key_words(claim) if t not in quote_terms and w.isalpha()
-                               and not w[:1].isupper() and any(synonym(w.lower(), v.lower()) for v in quote_words))
+        quote_words = [(t, w) for t, w in key_words(quote) if w.isalpha() and not w[:1].isupper()]
+        pairs = [(t, u) for t, w in key_words(claim) if t not in quote_terms and w.isalpha() and not w[:1].isupper()
+                 for u, v in quote_words if synonym(w.lower(), v.lower())]
+        said_otherwise = tuple(dict.fromkeys(t for t, _ in pairs))
+        echoed = tuple(dict.fromkeys(u for _, u in pairs))
     agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
     # A span worked out in the wrong order ("20 years before" what came 20 years after) is not the quote's figure.
     agreement = Agreement(tuple(QuantityMatch(m.claim, "absent") if not order_holds(claim, m.claim, m.sources) else m
@@ -312,15 +315,16 @@ def features(
     polar_quote = quote if polarity_text is None else polarity_text
     denied_by_claim: set[str] = set()
     denied_by_quote: set[str] = set()
-    claim_negated, claim_anchor = polarity(claim, quote_terms, denied_out=denied_by_claim)
-    quote_negated, quote_anchor = polarity(polar_quote, claim_terms, denied_out=denied_by_quote)
-    if claim_negated and not quote_negated and polar_quote != quote and polarity(quote, claim_terms)[0]:
+    # (a negation of a word the other side says otherwise bears on it: "is not permitted" against "is allowed")
+    claim_negated, claim_anchor = polarity(claim, quote_terms + said_otherwise, denied_out=denied_by_claim)
+    quote_negated, quote_anchor = polarity(polar_quote, claim_terms + echoed, denied_out=denied_by_quote)
+    if claim_negated and not quote_negated and polar_quote != quote and polarity(quote, claim_terms + echoed)[0]:
         # the quote's other sentence denies what the claim denies: "drain to a soakaway rather than to the sewer"
         # is not the opposite of "shall be drained to a soakaway" beside "There shall be no connection to the sewer"
         quote_negated = claim_negated
     if claim_negated != quote_negated:  # is the negation echoed on the other side in other words? ("not allowed to")
-        claim_negated = polarity(claim, quote_terms, loose=True)[0]
-        quote_negated = polarity(polar_quote, claim_terms, loose=True)[0]
+        claim_negated = polarity(claim, quote_terms + said_otherwise, loose=True)[0]
+        quote_negated = polarity(polar_quote, claim_terms + echoed, loose=True)[0]
     if claim_negated and quote_negated and (denied_by_quote - denied_by_claim) & (
             affirmed_terms(claim) - affirmed_terms(polar_quote, anywhere=True)):
         # both deny something, but the quote denies what the claim affirms: "It shall not be enclosed, and it shall not

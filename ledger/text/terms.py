@@ -40,6 +40,9 @@ _CLAUSE_END = re.compile(r"[.;…:]")
 # data was lost and no card data was exposed" is negated twice over, not double negation that cancels)
 _CLAUSE_BREAK = re.compile(r"[.;…:]|,\s*(?:and|but|or|while|whereas)\b|\s(?:and|but|or)\s+(?=(?:no|not|never)\s)",
                            re.IGNORECASE)
+# (... and so is one whose negation comes a word or two after the "and": "must not feed the deer and must not enter
+# the meadow" forbids both, where "cannot enter and park without a permit" is one clause that cancels out)
+_COORDINATED = re.compile(r"\s(?:and|but|or)\s+(?:[\w’'-]+\s+){1,2}$", re.IGNORECASE)
 _AFFIRMED = re.compile(r"\b(?:but|whereas)\b", re.IGNORECASE)
 _PHRASE_END = re.compile(r"[.;…:,]|\b(?:and|but|or|while|whereas)\b", re.IGNORECASE)
 
@@ -674,7 +677,11 @@ def polarity(text: str, other_terms: Iterable[str], loose: bool = False,
     others = set(other_terms)
     # "not guarded" bears on the other side's "unguarded": what its prefix denies is a term of that side too
     others |= {t[len(p):] for t in others for p in _rules().prefixes if t.startswith(p) and len(t) - len(p) >= 4}
-    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text)]
+    negations = _negations(text)
+    breaks = sorted({m.start() for m in _CLAUSE_BREAK.finditer(text)}
+                    | {max(0, start - 40) + m.start() for cue, _, _, start, _ in negations
+                       if not cue.startswith(_rules().short_scope)
+                       and (m := _COORDINATED.search(text[max(0, start - 40):start]))})
 
     def bears(scope: tuple[str, ...], start: int) -> bool:
         shared = len(set(scope) & others)
@@ -687,7 +694,7 @@ def polarity(text: str, other_terms: Iterable[str], loose: bool = False,
         phrase = _PHRASE_END.split(text[start:], maxsplit=1)[0]
         return others <= set(key_terms(clause)) and bool(set(key_terms(phrase)) & others)
 
-    relevant = [(scope, heads, start) for _, scope, heads, start, elided in _negations(text)
+    relevant = [(scope, heads, start) for _, scope, heads, start, elided in negations
                 if heads & others or (not elided and bears(scope, start))]
     relevant += [((term,), frozenset({term}), start) for term, start in _prefixed_negations(text, others)]
     if denied_out is not None:

@@ -763,6 +763,36 @@ def test_two_clauses_each_negated_deny_the_claim_twice_over() -> None:
     assert decide_support(f)[0] == "contradicted"
 
 
+def test_two_prohibitions_joined_by_and_each_forbid_their_own_act() -> None:
+    rules = "Visitors must not feed the deer and must not enter the fenced meadow between March and July."
+    restated = features("Visitors must not enter the fenced meadow between March and July.", rules, 0.85)
+    assert (restated.claim_negated, restated.quote_negated) == (True, True)
+    assert decide_support(restated)[0] == "full"
+    assert decide_support(features("Visitors may enter the fenced meadow between March and July.", rules, 0.8))[0] \
+        == "contradicted"
+    # one clause with "without" still cancels out: entering and parking is allowed with a permit
+    permit = features("You can enter the site and park with a permit.",
+                      "You cannot enter the site and park without a permit.", 0.85)
+    assert not permit.quote_negated
+
+
+def test_a_negated_word_of_the_same_sense_as_the_claims_word_denies_it() -> None:
+    from ledger.judge.word_relations import bundled_wordnet, same_sense
+
+    wordnet = bundled_wordnet()
+
+    def synonym(a: str, b: str) -> bool:
+        return same_sense(a, b, wordnet)
+
+    quote = "Cycling is not permitted on the boardwalk, and drones may not be flown anywhere on the reserve."
+    allowed = features("Cycling is allowed on the boardwalk.", quote, 0.8, synonym=synonym)
+    assert (allowed.claim_negated, allowed.quote_negated) == (False, True)
+    assert decide_support(allowed)[0] == "contradicted"
+    assert features("Cycling is not allowed on the boardwalk.", quote, 0.8, synonym=synonym).claim_negated
+    assert decide_support(features("Cycling is not allowed on the boardwalk.", quote, 0.8,
+                                   synonym=synonym))[0] != "contradicted"
+
+
 def test_a_labelled_cell_of_a_row_the_claim_does_not_name_contradicts_nothing() -> None:
     row = "Root canal treatment (molar) (Fee: £690.00; Typical appointment length: 2 to 3 visits)."
     f = features("Interest-free finance is available for treatment costing £1,000 or more.", row, 0.52)
