@@ -24,6 +24,7 @@ from ledger.judge.claims import content_stems
 from ledger.judge.word_relations import (
     WordNetTable,
     bundled_wordnet,
+    can_be_a_noun,
     is_a_kind_of,
     near_in_meaning,
     same_root_stems,
@@ -167,6 +168,8 @@ _CONJUNCTION = re.compile(
     re.IGNORECASE,
 )
 _WHO = re.compile(r"^\W*(?:who|whom|whose)\b|\b(?:by|to|from|with|for)\s+whom\b", re.IGNORECASE)
+# "Which soloist performs …?", "What officer signed …?": a word for a kind of person, then its verb
+_WHICH_ONE = re.compile(r"^\W*(?:which|what)\s+([a-z]+)\s+([a-z'’]+)", re.IGNORECASE)
 _MANNER = re.compile(r"^\W*how\s+(?:is|are|was|were|do|does|did)\b", re.IGNORECASE)  # "How is X measured?"
 _LEADING_FILLER = re.compile(r"^(?:and|or|also|plus|then|so|but)\s+", re.IGNORECASE)
 
@@ -271,7 +274,26 @@ def make_part(text: str, focus: frozenset[str] | None = None, wants: bool | None
     focus = focus_stems(text) if focus is None else focus
     actions = frozenset(s for s in content_stems(without_time_frames(text)) if s in _words().actions)
     return QuestionPart(text, focus, wants_figure(text) if wants is None else wants, figure_kinds(text),
-                        counted_stems(text, focus), question_periods(text), actions, bool(_WHO.search(text)))
+                        counted_stems(text, focus), question_periods(text), actions, asks_for_someone(text))
+
+
+def asks_for_someone(question: str) -> bool:
+    """Whether a question asks who: "who", "by whom", or "which" / "what" and one word for a kind of person before its
+    verb ("Which soloist performs the Pie Jesu?", "Which trustee left the board?"). Not a group of them ("Which
+    patients …", "Which patient groups …"): a plural or a noun after the person's word asks for a kind, not a name."""
+    if _WHO.search(question):
+        return True
+    asked = _WHICH_ONE.search(question)
+    if asked is None:
+        return False
+    person, verb = asked.group(1).lower(), asked.group(2).lower()
+    table = bundled_wordnet()
+    if person.endswith("s") or not is_a_kind_of(person, "person", table):
+        return False
+    if verb in lexicon().word_set("claims", "auxiliaries"):
+        return True
+    base = table._base_form(verb, "v")  # "left", "signed", "performs": a verb's form; "groups" may be a noun too
+    return base is not None and (not can_be_a_noun(verb, table) or (base != verb and not verb.endswith("s")))
 
 
 def whole_question(question: str, parts: list[QuestionPart]) -> QuestionPart:

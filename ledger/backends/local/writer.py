@@ -89,6 +89,7 @@ SENTENCE_WORDS = 4  # a unit's tail of this many words or more is a sentence of 
 NEAR_DUPLICATE = 0.8  # Jaccard of content stems above which two units say the same thing
 OWN_TOPIC = 8  # words of a sentence that has a topic of its own, whatever the heading above it
 CODE_MATCH = 0.2  # a unit naming the code asked about ("CFF25-038") answers it; one naming a sibling code does not
+HEADING_SHARE = 0.5  # a focus word only the heading above a unit names counts this much of one it names itself
 
 
 @dataclass
@@ -266,8 +267,10 @@ class LocalWriter:
             score = float(sim)
             if part.focus:
                 total = sum(weights.get(s, 1.0) for s in part.focus)
+                named = _named(part, unit)
                 have = total if _heading_asks(part, unit) else sum(
-                    weights.get(s, 1.0) for s in part.focus if s in _named(part, unit))
+                    weights.get(s, 1.0) for s in part.focus if s in named) + HEADING_SHARE * sum(
+                    weights.get(s, 1.0) for s in _headed(part, unit) - named)
                 score += OVERLAP_WEIGHT * have / total
             if part.wants_figure and unit.has_figure:
                 score += FIGURE_BONUS
@@ -432,7 +435,7 @@ def _coverage(part: QuestionPart, unit: Unit, reworded: frozenset[str]) -> tuple
     if _heading_asks(part, unit) or _gives_asked_reason(part, unit):
         return len(part.focus), len(part.focus)
     own = stems_cover(part.focus, unit.named_stems)
-    titled = len(_named(part, unit) - reworded) - own
+    titled = len((_named(part, unit) | _headed(part, unit)) - reworded) - own
     return own + len(reworded), len(part.focus) - titled
 
 
@@ -454,6 +457,19 @@ def _named(part: QuestionPart, unit: Unit) -> frozenset[str]:
     # (the field a sentence continues is its subject, however much of the part it names: "Express coach (route
     # RB2) — non-stop. Hourly, …" says how often the express coach runs)
     return own | around if own or around != part.focus or part.focus <= unit.lead_stems else own
+
+
+def _headed(part: QuestionPart, unit: Unit) -> frozenset[str]:
+    """The focus words of a part that the heading above a unit names, when the unit names some itself: the heading
+    gives it its topic ("Students pay a contribution of £45" under "Field trip" is the field trip's contribution,
+    "Adults: £6" under "Entry charges" the adults' entry charge). Only when the two name every focus word between
+    them (with the title): a heading that names one word of several leaves the question as open as before ("Water
+    quality" over a river's ecological status answers nothing of its "summer water temperature")."""
+    if unit.under_title or not any(stem_covered(s, unit.named_stems) for s in part.focus):
+        return frozenset()
+    headed = frozenset(s for s in part.focus if stem_covered(s, unit.heading_stems))
+    rest = part.focus - headed - _named(part, unit)
+    return headed if headed and not any(not stem_covered(s, unit.named_stems) for s in rest) else frozenset()
 
 
 def _around(part: QuestionPart, unit: Unit) -> frozenset[str]:

@@ -218,6 +218,18 @@ def test_a_list_item_repeated_by_the_next_chunk_without_its_heading_is_written_o
 
 
 @pytest.mark.model
+def test_a_heading_gives_its_sentences_the_topic_the_question_names(embedder) -> None:  # type: ignore[no-untyped-def]
+    # the sentence says "contribution", its heading "field trip": together they answer the question
+    handbook = make_chunk(
+        "## Field trip to Dunmore Point\n\nThe residential field trip takes place on Friday 17 and Saturday 18 "
+        "October 2025. Students pay a contribution of £45 towards accommodation and meals.\n\n"
+        "## Entry and parking charges\n\n- Family ticket (two adults and up to three children): £15\n- Adults: £6",
+        "Coastal Module Handbook", D2026, "handbook")
+    assert "£45" in write(embedder, "field trip contribution cost", [handbook]).text
+    assert "Adults: £6" in write(embedder, "adult entry price", [handbook]).text
+
+
+@pytest.mark.model
 def test_an_on_topic_question_the_documents_do_not_answer_says_what_is_missing(embedder) -> None:  # type: ignore[no-untyped-def]
     question = "What is the maximum daily cost for a rental car?"
     draft = write(embedder, question, EVIDENCE)
@@ -425,6 +437,20 @@ def test_who_is_answered_by_a_sentence_that_names_a_role(embedder) -> None:  # t
     draft = write(embedder, "Who approves refunds over 500 euros?", evidence)
     assert draft.answered, draft.text
     assert "approved by the finance manager" in draft.text
+
+
+@pytest.mark.parametrize(("question", "who"), [
+    ("Which soloist performs the Pie Jesu?", True),
+    ("which trustee left the board", True),
+    ("What officer signed the notice?", True),
+    ("Which nurse was on duty?", True),
+    ("Which patients benefit most?", False),  # a kind of patient, not a name
+    ("which patient groups might the results not apply to", False),
+    ("Which river floods most often?", False),
+    ("What time does the office open?", False),
+])
+def test_which_and_a_word_for_a_person_before_its_verb_asks_who(question: str, who: bool) -> None:
+    assert question_parts(question)[0].wants_person is who
 
 
 @pytest.mark.model
