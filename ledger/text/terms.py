@@ -608,6 +608,8 @@ def _negations(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str], in
             continue
         # (what follows "but" or "whereas" is affirmed: "are not eligible for the card but may buy a pass")
         after = _AFFIRMED.split(_CLAUSE_END.split(cleaned[m.end():m.end() + 80])[0], maxsplit=1)[0]
+        if _fronted(cleaned, m.start()):  # "If you cannot attend, a friend may …": the "if" clause ends at its comma
+            after = after.split(",", 1)[0]
         scope = key_terms(after)[:2 if cue.startswith(rules.short_scope) else 4]
         if adjective:
             scope = key_terms(_CLAUSE_END.split(cleaned[max(0, m.start() - 60):m.start()])[-1])[-4:][::-1] + scope
@@ -623,6 +625,18 @@ def _negations(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str], in
             scope, heads = elided
         out.append((cue, scope, heads, m.start(), elided is not None))
     return out
+
+
+@cache
+def _subordinator() -> re.Pattern[str]:
+    return re.compile(rf"^\W*(?:{phrase_pattern(lexicon().words('stopwords', 'subordinators'))})\b", re.IGNORECASE)
+
+
+def _fronted(text: str, at: int) -> bool:
+    """Whether the word at `at` lies in a clause that opens its sentence (or a clause after ";" or ":") with a
+    subordinator ("If", "Unless", "When") and is closed by a comma after it: a clause put before the main one."""
+    start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, at)), default=0)
+    return bool(_subordinator().search(text[start:at])) and "," not in text[start:at] and "," in text[at:at + 80]
 
 
 def _elided(text: str, at: int) -> tuple[tuple[str, ...], frozenset[str]] | None:

@@ -776,6 +776,18 @@ def test_two_prohibitions_joined_by_and_each_forbid_their_own_act() -> None:
     assert not permit.quote_negated
 
 
+def test_a_negation_in_a_clause_put_before_the_main_one_ends_at_its_comma() -> None:
+    quote = ("If you cannot attend, a friend may collect your number for you if they bring a signed letter of "
+             "authorisation from you and a copy of your photo ID.")
+    f = features("A friend can collect your number for you if they bring a signed letter of authorisation from you.",
+                 quote, 0.9)
+    assert not f.quote_negated
+    assert decide_support(f)[0] != "contradicted"
+    # the negated condition itself is still read: "If you do not pay" is not "If you pay"
+    assert features("If you pay, the booking is cancelled.", "If you do not pay, the booking is cancelled.",
+                    0.9).quote_negated
+
+
 def test_a_negated_word_of_the_same_sense_as_the_claims_word_denies_it() -> None:
     from ledger.judge.word_relations import bundled_wordnet, same_sense
 

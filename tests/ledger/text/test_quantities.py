@@ -611,6 +611,9 @@ def test_a_unit_word_in_a_hyphenated_compound_is_no_unit() -> None:
     ("Start date: 1 May 2026", "End date: 1 June 2026", ["absent"]),
     ("Start date: 1 May 2026", "Start date: 1 June 2026", ["conflict"]),  # the same field
     ("The closing date is 14 March 2026.", "Closing date: 15 December 2026", ["conflict"]),
+    # a quote's headings before the label are not the label: the adults' charge is no rival of the children's
+    ("Children are charged £3 for entry.", "## Entry and parking charges … Adults: £6", ["absent"]),
+    ("Adults are charged £5 for entry.", "## Entry and parking charges … Adults: £6", ["conflict"]),
 ])
 def test_a_field_is_named_by_its_whole_label(claim: str, evidence: str, expected: list[str]) -> None:
     assert statuses(claim, evidence) == expected
