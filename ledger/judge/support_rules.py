@@ -32,6 +32,7 @@ from ledger.text.quantities import (
 )
 from ledger.text.terms import (
     affirmed_terms,
+    beyond_only,
     coverage,
     crossed_slots,
     dropped_condition,
@@ -95,6 +96,7 @@ class SupportFeatures:
     dropped_condition: tuple[str, str] | None = None  # (claim's "always", quote's "only if"): a condition left out
     added: str = ""  # a name the claim adds to a list of names the quote gives ("England, Wales and Scotland")
     superlative: str = ""  # an end the claim puts something at that the quote does not ("the largest this season")
+    beyond_only: tuple[str, str] | None = None  # an item the claim joins to what the quote allows "only"
     role_field: bool = False  # the swap is of a field's name: the claim gives its role to another ("Chair: …")
     role_verb: bool = False  # ... by its verb, to someone named in another field ("conducted by the leader, Tom …")
 
@@ -364,6 +366,7 @@ def features(
                            or overstated_quantifier(claim, quote)),
         added=added_to_list(claim, quote),
         superlative=unstated_superlative(claim, quote),
+        beyond_only=beyond_only(claim, polar_quote),
         role_field=given is not None,
         role_verb=given is not None and bool(given[2]),
     )
@@ -468,6 +471,9 @@ def decide_rules(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
         only = "of part of them" if names_a_part(theirs) else "with a condition"
         return "contradicted", "condition", f"the claim says '{ours}', but the quote states it only {only} " \
                                             f"('{theirs} ...')"
+    if close and rule != "verbatim" and f.beyond_only is not None:  # "the marathon and the half marathon" against
+        added, phrase = f.beyond_only  # "the marathon course only"
+        return "contradicted", "condition", f"the quote says '{phrase}'; the claim adds '{added}'"
     return support, rule, reason
 
 

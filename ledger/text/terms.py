@@ -9,6 +9,7 @@ lists (stopwords, negation cues, phrases, synonyms, contrast sets) are the lexic
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -489,6 +490,39 @@ def only_denied(claim: str, quote: str) -> bool:
     active table" against "from all open tables, not only from the active one"). Pure. ("Not only" is no negation
     elsewhere: "not only X but also Y" affirms X.)"""
     return bool(_ONLY.search(claim)) and not _NOT_ONLY.search(claim) and bool(_NOT_ONLY.search(quote))
+
+
+_ONLY_AFTER = re.compile(r"((?:[\w'’-]+\s+){0,2}[\w'’-]+)\s+only\b", re.IGNORECASE)  # "the marathon course only"
+_ONLY_BEFORE = re.compile(r"\bonly\s+(?:(?:to|for|on|in|at|by|from|with)\s+)?((?:[\w'’-]+\s+){0,3}[\w'’-]+)",
+                          re.IGNORECASE)  # "open only to members", "only the first 100 runners"
+_COORDINATION = re.compile(r"\s+(?:and|as\s+well\s+as|plus)\s+", re.IGNORECASE)
+
+
+def beyond_only(claim: str, quote: str) -> tuple[str, str] | None:
+    """(the words of the item the claim adds, the quote's "… only" phrase) when the quote restricts something with "only" and the
+    claim joins to it, with "and", an item the quote does not name: "on both the marathon and the half marathon
+    courses" against "on the marathon course only", "in English and Welsh" against "in English only". Not when the
+    claim restricts with "only" too, nor against "not only". Pure."""
+    if _ONLY.search(claim) or _NOT_ONLY.search(quote):
+        return None
+    restricted = [(m.group(0), frozenset(key_terms(m.group(1)))) for pattern in (_ONLY_AFTER, _ONLY_BEFORE)
+                  for m in pattern.finditer(quote)]
+    restricted = [(phrase, terms) for phrase, terms in restricted if terms]
+    if not restricted:
+        return None
+    said = set(key_terms(quote))
+    auxiliaries = lexicon().word_set("claims", "auxiliaries")  # an item ends where its verb begins
+    for m in _COORDINATION.finditer(claim):
+        left = _CLAUSE_END.split(claim[max(0, m.start() - 40):m.start()])[-1].split(",")[-1].split()[-3:]
+        right = _CLAUSE_END.split(claim[m.end():m.end() + 40])[0].split(",")[0].split()[:4]
+        right = list(itertools.takewhile(lambda w: w.lower() not in auxiliaries, right))
+        for ours, other in ((left, right), (right, left)):
+            named = set(key_terms(" ".join(ours)))
+            added = [w for t, w in key_words(" ".join(other)) if t not in said and not any(c.isdigit() for c in t)]
+            for phrase, terms in restricted:
+                if named & terms and added:
+                    return " ".join(other), phrase
+    return None
 
 
 def restriction_restated(plain: str, negated: str) -> bool:

@@ -776,6 +776,24 @@ def test_two_prohibitions_joined_by_and_each_forbid_their_own_act() -> None:
     assert not permit.quote_negated
 
 
+@pytest.mark.parametrize(("claim", "quote", "verdict"), [
+    ("Energy gels are handed out at miles 10 and 18 on both the marathon and the half marathon courses.",
+     "Energy gels will be handed out at miles 10 and 18 on the marathon course only.", "contradicted"),
+    ("The guide is available in English and Welsh.", "The guide is available in English only.", "contradicted"),
+    ("Cash and cards are accepted.", "Only cards are accepted.", "contradicted"),
+    # what "only" allows, and an item the quote names otherwise, are no addition
+    ("The guide is available in English.", "The guide is available in English only.", "full"),
+    ("Members and their guests may use the pool.", "The pool is open to members only, and guests must sign in.",
+     None),
+])
+def test_an_item_joined_to_what_the_quote_allows_only_is_ruled_out(claim: str, quote: str, verdict: str | None) -> None:
+    got = decide_support(features(claim, quote, 0.85))
+    if verdict is None:
+        assert got[0] != "contradicted", got
+    else:
+        assert got[0] == verdict, got
+
+
 def test_a_negation_in_a_clause_put_before_the_main_one_ends_at_its_comma() -> None:
     quote = ("If you cannot attend, a friend may collect your number for you if they bring a signed letter of "
              "authorisation from you and a copy of your photo ID.")
