@@ -499,10 +499,10 @@ _COORDINATION = re.compile(r"\s+(?:and|as\s+well\s+as|plus)\s+", re.IGNORECASE)
 
 
 def beyond_only(claim: str, quote: str) -> tuple[str, str] | None:
-    """(the words of the item the claim adds, the quote's "… only" phrase) when the quote restricts something with "only" and the
-    claim joins to it, with "and", an item the quote does not name: "on both the marathon and the half marathon
-    courses" against "on the marathon course only", "in English and Welsh" against "in English only". Not when the
-    claim restricts with "only" too, nor against "not only". Pure."""
+    """(the words of the item the claim adds, the quote's "… only" phrase) when the quote restricts something with
+    "only" and the claim joins to it, with "and", an item the quote does not name: "on both the marathon and the half
+    marathon courses" against "on the marathon course only", "in English and Welsh" against "in English only". Not
+    when the claim restricts with "only" too, nor against "not only". Pure."""
     if _ONLY.search(claim) or _NOT_ONLY.search(quote):
         return None
     restricted = [(m.group(0), frozenset(key_terms(m.group(1)))) for pattern in (_ONLY_AFTER, _ONLY_BEFORE)
