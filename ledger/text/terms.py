@@ -43,7 +43,8 @@ _CLAUSE_BREAK = re.compile(r"[.;…:]|,\s*(?:and|but|or|while|whereas)\b|\s(?:an
                            re.IGNORECASE)
 # (... and so is one whose negation comes a word or two after the "and": "must not feed the deer and must not enter
 # the meadow" forbids both, where "cannot enter and park without a permit" is one clause that cancels out)
-_COORDINATED = re.compile(r"\s(?:and|but|or)\s+(?:[\w’'-]+\s+){1,2}$", re.IGNORECASE)
+# (not after a figure: "Students aged 22 or over are not eligible" is one clause)
+_COORDINATED = re.compile(r"(?<![\d%])\s(?:and|but|or)\s+(?:[\w’'-]+\s+){1,2}$", re.IGNORECASE)
 _AFFIRMED = re.compile(r"\b(?:but|whereas)\b", re.IGNORECASE)
 _PHRASE_END = re.compile(r"[.;…:,]|\b(?:and|but|or|while|whereas)\b", re.IGNORECASE)
 

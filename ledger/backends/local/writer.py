@@ -572,6 +572,8 @@ def _names_someone(question: str, unit: Unit) -> str:
     speaker = _SPEAKER.match(text)
     if speaker and speaker.group(1).lower() not in asked:
         return "name"  # a transcript's "SANDRA: I can run the seed swap table": the speaker is who does it
+    if _named_by_heading(unit):
+        return "name"  # "This evening she sings …" under "Cerys Lamont, soprano": written with that heading
     return "role" if _roles(question, text) else ""
 
 
