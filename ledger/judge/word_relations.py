@@ -181,6 +181,11 @@ def is_participle(word: str, table: WordNetTable) -> bool:
     return word.endswith(("ed", "ing")) and table._base_form(word, "v") not in (None, word)
 
 
+def verb_base(word: str, table: WordNetTable) -> str | None:
+    """The base form of a word read as a verb ("left": "leave", "performs": "perform"), or None if it is none."""
+    return table._base_form(word.lower(), "v")
+
+
 def can_be_a_noun(word: str, table: WordNetTable) -> bool:
     """Whether WordNet knows the word (or its base form) as a noun."""
     return any(int(table.pos[s]) == POS_CODES["n"] for s in table.word_senses(word.lower()))

@@ -89,8 +89,8 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
             # A field ("Start date: 2025-09-15 Owner: ...") is described by its label alone.
             # (its label, not the headings or skipped text a quote puts before it: "Entry charges … Adults: £6" is the
             # adults' charge, not the children's)
-            label = _PATH_MARK.split(before)[-1] if labelled else before
-            terms = frozenset(key_terms(label if labelled else before + " " + text[q.end:after_end])) | q.context
+            terms = frozenset(key_terms(_PATH_MARK.split(before)[-1] if labelled
+                                        else before + " " + text[q.end:after_end])) | q.context
             terms -= _degree_terms()  # "a little under three hours" says how far under, not of what
             if not described or len(pieces) > 1:
                 # "The ticket price is $40 per seat for the evening show and $25 per seat for the matinee":

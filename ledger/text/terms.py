@@ -504,11 +504,10 @@ def beyond_only(claim: str, quote: str) -> tuple[str, str] | None:
     "only" and the claim joins to it, with "and", an item the quote does not name: "on both the marathon and the half
     marathon courses" against "on the marathon course only", "in English and Welsh" against "in English only". Not
     when the claim restricts with "only" too, nor against "not only". Pure."""
-    if _ONLY.search(claim) or _NOT_ONLY.search(quote):
-        return None
-    restricted = [(m.group(0), frozenset(key_terms(m.group(1)))) for pattern in (_ONLY_AFTER, _ONLY_BEFORE)
-                  for m in pattern.finditer(quote)]
-    restricted = [(phrase, terms) for phrase, terms in restricted if terms]
+    if not _ONLY.search(quote) or _ONLY.search(claim) or _NOT_ONLY.search(quote):
+        return None  # (most quotes say no "only": the phrase patterns are not scanned for them)
+    restricted = [(m.group(0), terms) for pattern in (_ONLY_AFTER, _ONLY_BEFORE) for m in pattern.finditer(quote)
+                  if (terms := frozenset(key_terms(m.group(1))))]
     if not restricted:
         return None
     said = set(key_terms(quote))

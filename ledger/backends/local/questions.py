@@ -28,6 +28,7 @@ from ledger.judge.word_relations import (
     is_a_kind_of,
     near_in_meaning,
     same_root_stems,
+    verb_base,
 )
 from ledger.text.lexicon import lexicon
 from ledger.text.terms import STOPWORDS, phrase_pattern
@@ -292,7 +293,7 @@ def asks_for_someone(question: str) -> bool:
         return False
     if verb in lexicon().word_set("claims", "auxiliaries"):
         return True
-    base = table._base_form(verb, "v")  # "left", "signed", "performs": a verb's form; "groups" may be a noun too
+    base = verb_base(verb, table)  # "left", "signed", "performs": a verb's form; "groups" may be a noun too
     return base is not None and (not can_be_a_noun(verb, table) or (base != verb and not verb.endswith("s")))
 
 

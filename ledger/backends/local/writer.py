@@ -270,7 +270,7 @@ class LocalWriter:
                 named = _named(part, unit)
                 have = total if _heading_asks(part, unit) else sum(
                     weights.get(s, 1.0) for s in part.focus if s in named) + HEADING_SHARE * sum(
-                    weights.get(s, 1.0) for s in _headed(part, unit) - named)
+                    weights.get(s, 1.0) for s in _headed(part, unit, named) - named)
                 score += OVERLAP_WEIGHT * have / total
             if part.wants_figure and unit.has_figure:
                 score += FIGURE_BONUS
@@ -435,7 +435,8 @@ def _coverage(part: QuestionPart, unit: Unit, reworded: frozenset[str]) -> tuple
     if _heading_asks(part, unit) or _gives_asked_reason(part, unit):
         return len(part.focus), len(part.focus)
     own = stems_cover(part.focus, unit.named_stems)
-    titled = len((_named(part, unit) | _headed(part, unit)) - reworded) - own
+    named = _named(part, unit)
+    titled = len((named | _headed(part, unit, named)) - reworded) - own
     return own + len(reworded), len(part.focus) - titled
 
 
@@ -459,17 +460,17 @@ def _named(part: QuestionPart, unit: Unit) -> frozenset[str]:
     return own | around if own or around != part.focus or part.focus <= unit.lead_stems else own
 
 
-def _headed(part: QuestionPart, unit: Unit) -> frozenset[str]:
+def _headed(part: QuestionPart, unit: Unit, named: frozenset[str]) -> frozenset[str]:
     """The focus words of a part that the heading above a unit names, when the unit names some itself: the heading
     gives it its topic ("Students pay a contribution of £45" under "Field trip" is the field trip's contribution,
     "Adults: £6" under "Entry charges" the adults' entry charge). Only when the two name every focus word between
     them (with the title): a heading that names one word of several leaves the question as open as before ("Water
-    quality" over a river's ecological status answers nothing of its "summer water temperature")."""
-    if unit.under_title or not any(stem_covered(s, unit.named_stems) for s in part.focus):
+    quality" over a river's ecological status answers nothing of its "summer water temperature"). `named` is
+    `_named(part, unit)`."""
+    if unit.under_title or not stems_cover(part.focus, unit.named_stems):
         return frozenset()
     headed = frozenset(s for s in part.focus if stem_covered(s, unit.heading_stems))
-    rest = part.focus - headed - _named(part, unit)
-    return headed if headed and not any(not stem_covered(s, unit.named_stems) for s in rest) else frozenset()
+    return headed if all(stem_covered(s, unit.named_stems) for s in part.focus - headed - named) else frozenset()
 
 
 def _around(part: QuestionPart, unit: Unit) -> frozenset[str]:
