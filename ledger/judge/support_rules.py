@@ -350,6 +350,8 @@ def features(
         claim_negated = quote_negated
         agreement = Agreement(tuple(QuantityMatch(m.claim, "matched", flipped[m.claim], 1) if m.claim in flipped
                                     else m for m in agreement.matches))
+    if claim_negated and quote_negated:  # "excludes business use" against "does not cover business use, ...
+        swaps = tuple(pair for pair in swaps if not negation_cues(pair[0]))  # including food delivery": one denial
     return SupportFeatures(
         similarity=float(similarity),
         coverage=share,

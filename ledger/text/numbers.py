@@ -95,16 +95,24 @@ def bound_at(text: str, start: int, end: int) -> Bound:
     """'max' or 'min' when a bound phrase ends right before the figure or 'or more/less' follows it."""
     before = " " + " ".join(text[max(0, start - 32):start].lower().split()).rstrip(" $€£")  # (across a line break)
     words = lexicon().words
-    if any(before.endswith(phrase) and not before[-len(phrase) - 1].isalpha() for phrase in words("figures",
-                                                                                                   "bound_max")):
-        return "max"
-    if any(before.endswith(phrase) and not before[-len(phrase) - 1].isalpha() for phrase in words("figures",
-                                                                                                   "bound_min")):
-        return "min"
+    ends = [p for p in (*words("figures", "bound_max"), *words("figures", "bound_min"))
+            if before.endswith(p) and not before[-len(p) - 1].isalpha()]
+    if ends:
+        bound: Bound = "max" if ends[0] in words("figures", "bound_max") else "min"
+        if ends[0] in words("figures", "moment_bounds") and _lead_time(text, end):
+            return "min" if bound == "max" else "max"  # "no later than 30 minutes before": 30 minutes ahead at least
+        return bound
     after = _AFTER_BOUND.search(text, start, min(len(text), end + 14))  # "10 or more days", "$50 or less"
     if after:
         return "min" if after.group("min") or after.group("min_and") else "max"
     return ""
+
+
+def _lead_time(text: str, end: int) -> bool:
+    """Whether the figure ending at `end` is how long before something ("30 minutes before departure")."""
+    after = " ".join(text[end:end + 24].lower().split())
+    return any(after == w or after.startswith(w + " ") or after.startswith(w + ",") or after.startswith(w + ".")
+               for w in lexicon().words("figures", "lead_words"))
 
 
 @cache

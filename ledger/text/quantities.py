@@ -128,6 +128,11 @@ def _label_stems() -> frozenset[str]:
 
 
 @cache
+def _comparative_stems() -> frozenset[str]:
+    return frozenset(stem(w) for group in lexicon().groups("figures", "comparatives") for w in group)
+
+
+@cache
 def _version_stems() -> frozenset[str]:
     return frozenset(stem(w) for w in lexicon().words("figures", "version_labels"))
 
@@ -375,6 +380,9 @@ def _classify(
         currency, value, j = "USD", value / 100, j + 1  # "45 cents per mile" is $0.45 per mile
     if currency:
         per, each = "", frozenset[str]()
+        if (j + 2 < len(tokens) and tokens[j][0].lower() == "for" and tokens[j + 1][0].lower() in ("each", "every")
+                and tokens[j + 2][0].isalpha() and tokens[j + 2][0].lower() not in STOPWORDS):
+            j += 1  # "£7.50 for each month" is £7.50 per month
         if (j + 1 < len(tokens) and tokens[j][0].lower() in PER_WORDS and tokens[j + 1][0].isalpha()
                 and tokens[j + 1][0].lower() not in STOPWORDS):
             per, j = stem(tokens[j + 1][0]), j + 2
@@ -782,7 +790,10 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
     results: list[QuantityMatch] = []
     for q in claims:
         def anchor(e: Quantity, q: Quantity = q) -> int:
-            return len(_about(q) & _about(e) - _shared_unit(q, e))
+            shared = len(_about(q) & _about(e) - _shared_unit(q, e))
+            if not shared and q.difference and e.difference == q.difference and _about(q) <= _comparative_stems():
+                return 1  # "about 25% faster", nothing else around it, is what "40% faster" is about
+            return shared
 
         peers = [e for e in evidence if _comparable(q, e)]
         limits = [e for e in peers if q.bound and e.bound == q.bound and _anchored(q, e, anchor(e))]

@@ -79,6 +79,7 @@ class _Rules:
     changing: frozenset[str]  # negation.toml `changing`, stems: "chang", "rise", ...
     unchanged: re.Pattern[str]  # negation.toml `unchanged`: "stays the same", "unchanged", ...
     universal: re.Pattern[str]  # conditions.toml `universal`: "always", "however many", "any", ...
+    concessive: re.Pattern[str]  # conditions.toml `concessive` at the end of a text: "even" (if)
     condition: re.Pattern[str]  # conditions.toml `restricting`: "only if", "whichever comes first", ...
     every: re.Pattern[str]  # conditions.toml `every`: "every", "all", "each"
     partial: re.Pattern[str]  # conditions.toml `partial`: "a sample of", "some", "most"
@@ -123,6 +124,7 @@ def _rules() -> _Rules:
         unchanged=_words_re(lex.words("negation", "unchanged")),
         universal=_words_re(lex.words("conditions", "universal")),
         condition=_words_re(lex.words("conditions", "restricting")),
+        concessive=re.compile(rf"\b(?:{phrase_pattern(lex.words('conditions', 'concessive'))})\s*$", re.IGNORECASE),
         every=_words_re(lex.words("conditions", "every")),
         partial=_words_re(lex.words("conditions", "partial")),
         days=re.compile(rf"(?:on\s+|from\s+)?\b(?:{phrase_pattern(lex.words('calendar', 'weekdays'))})s?\b",
@@ -573,6 +575,8 @@ def dropped_condition(claim: str, quote: str) -> tuple[str, str] | None:
     said = {" ".join(m.group(0).lower().split()) for p in patterns for m in p.finditer(claim)}
     conditions = sorted((m for p in patterns for m in p.finditer(quote)), key=lambda m: m.start())
     for condition in conditions:
+        if rules.concessive.search(quote, 0, condition.start()):
+            continue  # "even if there is no visible damage": the statement holds then too
         if " ".join(condition.group(0).lower().split()) not in said:  # a condition of its own is another one
             return universal, condition.group(0)
     return None
@@ -582,12 +586,21 @@ def holds_in_every_case(claim: str, quote: str) -> str | None:
     """The claim's word for "in every case" ("always", "however many", "any"; the lexicon's `conditions.toml`
     `universal`) when the quote does not use it too ("always ... unless": the quote's own statement), else None.
     Pure."""
-    universal = _rules().universal
-    said = {" ".join(m.group(0).lower().split()) for m in universal.finditer(quote)}
-    for m in universal.finditer(claim):  # "at any time on any day": each of them, as the quote's are read
-        if " ".join(m.group(0).lower().split()) not in said:
+    rules = _rules()
+    said = {" ".join(m.group(0).lower().split()) for m in rules.universal.finditer(quote)}
+    for m in rules.universal.finditer(claim):  # "at any time on any day": each of them, as the quote's are read
+        if " ".join(m.group(0).lower().split()) not in said and not _denied_any(claim, m):
             return m.group(0)
     return None
+
+
+def _denied_any(text: str, found: re.Match[str]) -> bool:
+    """Whether `found` is an "any" ("anyone") that a negation in the two words before it takes ("without paying any
+    fee", "does not charge anyone"): "none at all", not "in every case" (not "without notice at any time")."""
+    if not found.group(0).lower().startswith("any"):
+        return False
+    before = " ".join(re.findall(r"[\w'’]+", text[:found.start()])[-2:])
+    return _rules().negation.search(before) is not None
 
 
 def overstated_quantifier(claim: str, quote: str) -> tuple[str, str] | None:

@@ -837,3 +837,13 @@ def test_the_year_a_document_is_of_frames_a_claim_against_a_quote_naming_another
     titled = features(claim, quote, 0.9, context="Lake Tarrow: 2024 Field Season Summary")
     assert decide_support(titled)[0] == "full"
     assert decide_support(features(claim, quote, 0.9, context="Lake Tarrow: 2023 Field Season Summary"))[0] != "full"
+
+
+def test_a_verb_that_excludes_denies_as_a_negation_does_and_is_no_swap_for_the_quote_s_including() -> None:
+    quote = ("Your policy does not cover business use, such as travelling between work sites or visiting clients, "
+             "or any use for hire or reward, including food delivery.")
+    excludes = features("The policy excludes business use such as visiting clients.", quote, 0.74)
+    assert (excludes.claim_negated, excludes.quote_negated, excludes.swaps) == (True, True, ())
+    assert decide_support(excludes)[0] == "full"
+    covers = features("The policy covers business use such as visiting clients.", quote, 0.74)
+    assert decide_support(covers)[0] == "contradicted"

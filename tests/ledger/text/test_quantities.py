@@ -932,3 +932,31 @@ def test_a_change_from_a_figure_of_a_season_to_another_is_read_with_its_season_b
     quote = "The average wait for a first assessment fell from 9 weeks in 2023-24 to 5 weeks this year."
     assert reversed_change("The average wait for a first assessment rose from 5 weeks to 9 weeks.", quote) is not None
     assert reversed_change("The average wait for a first assessment fell from 9 weeks to 5 weeks.", quote) is None
+
+
+def test_a_deadline_before_something_bounds_the_lead_time_the_other_way() -> None:
+    # "no later than 30 minutes before" is 30 minutes ahead at least; "no earlier than" at most
+    bounds = {q.text: q.bound for q in extract_quantities(
+        "Check in no later than 30 minutes before departure, board no earlier than 2 hours before it, and pay no "
+        "later than 14 days after the invoice.")}
+    assert bounds == {"30 minutes": "min", "2 hours": "max", "14 days": "max"}
+    assert statuses("Drivers must check in no later than 30 minutes before the sailing.",
+                    "Drivers must check in at least 20 minutes before the sailing.") == ["conflict"]
+    assert statuses("Drivers must check in no later than 20 minutes before the sailing.",
+                    "Drivers must check in at least 20 minutes before the sailing.") == ["matched"]
+
+
+def test_a_sum_for_each_unit_is_a_rate() -> None:
+    (fee,) = extract_quantities("Members pay £7.50 for each month it is frozen.")
+    assert (fee.per, fee.text) == ("month", "£7.50 for each month")
+    assert statuses("Members pay £7.50 for each month it is frozen.", "A freeze costs £7.50 per month.") == ["matched"]
+    assert [q.text for q in extract_quantities("£20 for each of the three")] == ["£20", "three"]
+
+
+def test_a_share_named_only_by_its_comparative_is_what_the_same_comparative_measures() -> None:
+    # "about 25% faster" at the end of a sentence has no other words of its own; "40% faster" is its rival
+    claim = "Reports on files over 500 MB now open about 25% faster."
+    assert statuses(claim, "The reports now open around 40% faster on files larger than 500 MB.") == [
+        "matched", "conflict"]
+    assert statuses(claim, "The reports now open around 25% faster on files larger than 500 MB.") == [
+        "matched", "matched"]

@@ -222,6 +222,14 @@ def test_a_deputy_is_another_role(claim: str, quote: str, expected: tuple[str, s
          "Under-18s are admitted free when accompanied by a paying adult.", ("whether or not", "when")),
         ("The tablets can be taken with or without food.", "Take the tablets only with food.",
          ("with or without", "only")),
+        # "even if" concedes a case the statement holds in too: no condition
+        ("Child car seats are replaced after any accident, whether or not they look damaged.",
+         "We replace child car seats after any accident even if there is no visible damage.", None),
+        # an "any" a negation takes says "none at all", not "in every case"
+        ("With a doctor's letter a member can freeze for six months without paying any fee.",
+         "A medical freeze is free of charge if you provide a doctor's letter.", None),
+        ("Members can freeze without notice at any time.", "Members can freeze only after 3 months.",
+         ("at any time", "only after")),
     ],
 )
 def test_a_claim_that_holds_in_every_case_drops_the_quote_s_condition(
