@@ -34,6 +34,7 @@ from ledger.text.terms import (
     affirmed_terms,
     beyond_only,
     coverage,
+    crossed_names,
     crossed_slots,
     dropped_condition,
     exception_restated,
@@ -99,6 +100,7 @@ class SupportFeatures:
     beyond_only: tuple[str, str] | None = None  # an item the claim joins to what the quote allows "only"
     role_field: bool = False  # the swap is of a field's name: the claim gives its role to another ("Chair: …")
     role_verb: bool = False  # ... by its verb, to someone named in another field ("conducted by the leader, Tom …")
+    subject_swap: bool = False  # the swapped name opens the claim: the one who did what it says ("Cllr Adeyemi, …")
 
 
 @dataclass(frozen=True)
@@ -287,7 +289,8 @@ def features(
     renamed = [(m.claim.text, m.evidence.text) for m in agreement.conflicts if m.claim.identifier and m.evidence]
     polar = quote if polarity_text is None else polarity_text
     # Another name in the claim's place, or two of the claim's parts in each other's places.
-    swaps = find_swaps(claim, polar) + tuple(renamed) + crossed_slots(claim, polar) + swapped_codes(claim, polar)
+    swaps = (find_swaps(claim, polar) + tuple(renamed) + crossed_slots(claim, polar) + swapped_codes(claim, polar)
+             + crossed_names(claim, quote))
     given = None if swaps else field_swap(claim, polar)  # "Incident commander: Ana Ruiz" for "Tom Lee was …"
     if given is not None:
         swaps += (given[:2],)
@@ -371,6 +374,7 @@ def features(
         beyond_only=beyond_only(claim, polar_quote),
         role_field=given is not None,
         role_verb=given is not None and bool(given[2]),
+        subject_swap=any(claim.lstrip().startswith(ours) for ours, _ in swaps),
     )
 
 
@@ -507,7 +511,8 @@ def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
     # (a field names its role outright, "Incident commander: Marcus Lindqvist": the two names are all that differ)
     related = f.similarity >= (t.conflict_similarity if f.role_field else t.related_similarity)
     # (a claim that has someone do a field's work, "conducted by Tom Achebe", says more than the field's line can)
-    if f.swaps and related and f.coverage >= (t.related_coverage if f.role_verb else t.on_topic_coverage) \
+    if f.swaps and related and f.coverage >= (t.related_coverage if f.role_verb or f.subject_swap
+                                              else t.on_topic_coverage) \
             and not q.absent:
         ours, theirs = f.swaps[0]
         return "contradicted", "swap", f"evidence says {theirs}, claim says {ours}"

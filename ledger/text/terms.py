@@ -245,6 +245,14 @@ def _entity_runs(text: str) -> list[tuple[frozenset[str], str]]:
             for n, piece in enumerate(_NAME_BREAK.split(part)) for run in _sentence_runs(piece, opening=n == 0)]
 
 
+def _titled_apart(ours: str, theirs: str) -> bool:
+    """Whether two names open with one title and share nothing else ("Cllr Adeyemi", "Cllr Lindqvist"; the lexicon's
+    `honorifics`): two people."""
+    a, b = ours.lower().split(), theirs.lower().split()
+    titles = lexicon().word_set("stopwords", "honorifics")
+    return len(a) >= 2 and len(b) >= 2 and a[0] == b[0] and a[0].rstrip(".") in titles and not set(a[1:]) & set(b[1:])
+
+
 _RUN_BREAK = re.compile(r"\s…\s|\n+")
 _NAME_BREAK = re.compile(r"[,;:()]\s|\s[-–—]\s")
 
@@ -357,6 +365,12 @@ def find_swaps(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
     # The rival name must stand in the claim's name's place (one slot of the aligned sentences): a quote that only
     # mentions other names ("She is a Gem, ..." for "Pearl is ...") swaps nothing.
     placed = [(name, rival) for name in missing for rival in extra if in_one_slot(claim, quote, name[1], rival[1])]
+    if not placed:  # each opens its sentence as its subject, one title before two names: "Cllr Adeyemi, who …,
+        # confirmed" against "Cllr Lindqvist reported that he had checked": the one who did it
+        placed = [(name, rival) for name in missing[:1] for rival in extra[:1]
+                  if claim.lstrip().startswith(name[1]) and any(
+                      part.lstrip().startswith(rival[1]) for part in _RUN_BREAK.split(quote))  # (under a heading)
+                  and _titled_apart(name[1], rival[1])]
     if placed:
         # the rival sharing most words with the name, then one of as many words ("Leo Fischer" for "Maria Duarte",
         # not the heading's "Speeding" above it)
@@ -454,6 +468,45 @@ def crossed_slots(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
                     and b <= set(key_terms(" ".join(first.theirs)))):
                 out.append((" ".join(first.ours), " ".join(second.ours)))
     return tuple(out)
+
+
+_CLAIM_PARTS = re.compile(r"[;…]|,\s*(?:and\s+|but\s+)?(?=while\b|whereas\b|but\b|and\b)|\s(?:while|whereas)\s",
+                         re.IGNORECASE)
+
+
+_CAPITALISED_RUN = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|\d+)\b)*")
+
+
+def crossed_names(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
+    """(claim name, quote name) where the claim says of each of two names what the quote says of the other, in
+    parts of their own: "Group A receives the booklet, while Group B uses the app" against "Group A will use the
+    app. Group B will receive the booklet." Each name is in one part of the claim, and each such part shares more
+    words with the quote's sentences of the other name than with those of its own. Pure."""
+    parts = [p for p in _CLAIM_PARTS.split(claim) if p and p.strip()]
+    sentences = [p for p in re.split(r"(?<=[.!?])\s+|\n+|\s…\s", quote) if p.strip()]
+    if len(parts) < 2 or len(sentences) < 2:
+        return ()
+    stop = _rules().stopwords
+    names = {m.group(0): set(key_terms(m.group(0))) for m in _CAPITALISED_RUN.finditer(claim)
+             if m.group(0).lower() not in stop}
+    placed: dict[str, tuple[set[str], set[str]]] = {}
+    for name, words in names.items():
+        said = re.compile(rf"\b{re.escape(name)}\b")
+        ours = [p for p in parts if said.search(p)]
+        theirs = [p for p in sentences if said.search(p)]
+        said_here = set(key_terms(ours[0])) - words if len(ours) == 1 else set()
+        if len(said_here) >= 2:  # (a part that says something of the name: not the last item of a list)
+            placed[name] = (said_here, set(key_terms(" ".join(theirs))) - words, bool(theirs))
+    for a, b in itertools.permutations(placed, 2):
+        (said_a, quote_a, given_a), (said_b, quote_b, given_b) = placed[a], placed[b]
+        if not given_b or quote_a == quote_b:
+            continue
+        # (a name the quote does not give, where what the claim says of it is what the quote says of the other)
+        if len(said_a & quote_b) > len(said_a & quote_a) and (
+                len(said_b & quote_a) > len(said_b & quote_b) if given_a
+                else len(said_a & quote_b) >= 2 and len(said_a & quote_b) > len(said_b & quote_b)):
+            return ((a, b),)
+    return ()
 
 
 _WORDS = re.compile(r"[A-Za-z][A-Za-z'-]*")

@@ -847,3 +847,12 @@ def test_a_verb_that_excludes_denies_as_a_negation_does_and_is_no_swap_for_the_q
     assert decide_support(excludes)[0] == "full"
     covers = features("The policy covers business use such as visiting clients.", quote, 0.74)
     assert decide_support(covers)[0] == "contradicted"
+
+
+def test_another_name_in_the_claim_s_subject_contradicts_with_the_usual_term_overlap_of_a_swapped_doer() -> None:
+    quote = ("25/040 DEFIBRILLATOR\nCllr Lindqvist reported that he had checked the defibrillator in the former "
+             "telephone box on The Green on 3 March 2025 and that it was in working order.")
+    claim = ("Cllr Adeyemi, who carries out the monthly checks, confirmed on 3 March that the defibrillator on The "
+             "Green was working.")
+    assert decide_support(features(claim, quote, 0.72))[0] == "contradicted"
+    assert decide_support(features(claim.replace("Adeyemi", "Lindqvist"), quote, 0.72))[0] != "contradicted"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ledger.text.terms import (
+    crossed_names,
     crossed_slots,
     dropped_condition,
     exception_restated,
@@ -316,3 +317,36 @@ def test_a_change_said_the_same_way_on_both_sides_is_one_direction() -> None:
     assert not same_direction("Net debt rose to £118 million.", "£118 million, down from £131 million.")
     assert not same_direction("Net debt was £118 million.", "£118 million, down from £131 million.")  # no move
     assert same_direction("Visits fell by 12%.", "Visits (2025: 800; 2026: 704; Change: −12%).")  # a signed share
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "crossed"),
+    [
+        # each group gets what the quote gives the other
+        ("Group A receives the booklet by post, while Group B uses the app for six weeks.",
+         "Group A will use the app for six weeks. Group B will receive the booklet by post.",
+         (("Group A", "Group B"),)),
+        ("Group B receives the booklet by post, while Group A uses the app for six weeks.",
+         "Group A will use the app for six weeks. Group B will receive the booklet by post.", ()),
+        # a quote that names only one of them, and says of it what the claim says of the other
+        ("Group A receives the booklet by post, while Group B uses the app for six weeks.",
+         "Group B will receive the booklet by post. Later, Group B is offered the app.", (("Group A", "Group B"),)),
+        ("Group B receives the booklet by post, while Group A uses the app for six weeks.",
+         "Group B will receive the booklet by post. Later, Group B is offered the app.", ()),
+        # one part of the claim for both names: nothing to cross
+        ("Anna and Ben share the relay title.", "Anna won the relay. Ben won the sprint.", ()),
+    ],
+)
+def test_two_names_in_each_other_s_places_across_sentences(
+        claim: str, quote: str, crossed: tuple[tuple[str, str], ...]) -> None:
+    assert crossed_names(claim, quote) == crossed
+
+
+def test_a_name_opening_both_sentences_under_one_title_is_the_one_who_did_it() -> None:
+    claim = "Cllr Adeyemi, who carries out the monthly checks, confirmed on 3 March that the defibrillator was working."
+    quote = "25/040 DEFIBRILLATOR\nCllr Lindqvist reported that he had checked the defibrillator on 3 March 2025."
+    assert find_swaps(claim, quote) == (("Cllr Adeyemi", "Cllr Lindqvist"),)
+    assert find_swaps(claim.replace("Adeyemi", "Lindqvist"), quote) == ()
+    # no title in common: the quote's subject may be anyone the claim's is not
+    assert find_swaps("Adeyemi confirmed that the defibrillator was working.",
+                      "The Clerk reported that the defibrillator was checked.") == ()
