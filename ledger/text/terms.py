@@ -489,7 +489,7 @@ def crossed_names(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
     stop = _rules().stopwords
     names = {m.group(0): set(key_terms(m.group(0))) for m in _CAPITALISED_RUN.finditer(claim)
              if m.group(0).lower() not in stop}
-    placed: dict[str, tuple[set[str], set[str]]] = {}
+    placed: dict[str, tuple[set[str], set[str], bool]] = {}
     for name, words in names.items():
         said = re.compile(rf"\b{re.escape(name)}\b")
         ours = [p for p in parts if said.search(p)]
