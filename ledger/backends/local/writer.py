@@ -334,7 +334,8 @@ class LocalWriter:
                 break
             if i in outside:
                 continue  # its limits leave out the case asked about
-            if relevant < self.settings.min_relevance and i not in coded and not _names_rest_of_title(part, unit):
+            if (relevant < self.settings.min_relevance and i not in coded and not _names_rest_of_title(part, unit)
+                    and not (roles and stems_cover(roles, unit.label_stems))):  # ("Membership Lead: Rhys Abernethy")
                 continue  # word overlap alone ("Reporting line" for "report") makes no answer; look further
             if found and score < found[0][0] - RUNNER_UP_MARGIN:
                 break
@@ -595,7 +596,8 @@ def _asked_roles(part: QuestionPart, table: WordNetTable) -> frozenset[str]:
     if asked is None:
         return frozenset()
     head = asked.group(1).split()[-1]
-    if not (names_a_party(head, table, noun_here=True, head_here=True) or is_a_kind_of(head, "person", table)):
+    if not (names_a_party(head, table, noun_here=True, head_here=True) or is_a_kind_of(head, "person", table)
+            or head[:1].isupper()):  # (a title written as one: "Who is the Membership Lead at …?")
         return frozenset()
     return frozenset(content_stems(head) & part.focus)
 

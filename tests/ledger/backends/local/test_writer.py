@@ -1186,6 +1186,15 @@ def test_who_holds_a_role_is_the_signature_that_names_it_not_a_deputy_or_an_addr
     assert "Claire Dunsford" not in answer.text and "welcomed" not in answer.text, answer.text
 
 
+def test_who_holds_a_title_written_as_one_is_the_field_that_names_it_not_the_address(embedder) -> None:  # type: ignore[no-untyped-def]
+    terms = make_chunk("# Ironvale Fitness: Membership Terms Summary\n\nQuarrymoor Club, 27 Tannery Row, Quarrymoor "
+                       "QM4 8JD\n\n## 10. Contacts\n\nClub Manager: Delphine Okafor-Walsh\n\nMembership Lead: Rhys "
+                       "Abernethy\n\nEmail: quarrymoor@ironvalefitness.example", "Ironvale Fitness", None, "g", 1, 0)
+    answer = answer_to(embedder, "Who is the Membership Lead at Ironvale Quarrymoor?", [terms])
+    assert answer.answered and "Rhys Abernethy" in answer.text, answer.text
+    assert "Tannery Row" not in answer.text and "Okafor-Walsh" not in answer.text, answer.text
+
+
 def test_a_verb_that_only_says_something_happens_is_no_word_the_answer_must_have(embedder) -> None:  # type: ignore[no-untyped-def]
     clubs = make_chunk(
         "## After-school and lunchtime clubs (spring term)\n\n| Club | Day | Time | Year groups | Led by | Cost |\n"
