@@ -375,6 +375,9 @@ def frequency_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
     return None
 
 
+_SPAN_BEFORE_NEXT = frozenset({"for", "within", "over", "during", "throughout"})  # "for the next week" is a span
+
+
 def article_number_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
     """One, or a part of one, of a duration unit written without digits, and the index of the unit.
 
@@ -392,6 +395,9 @@ def article_number_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | No
             "a", "an") and unit_word(word(i + 4)):
         return (0.25 if word(i + 1) == "quarter" else 0.5), i + 4
     previous = word(i - 1)
+    if (first == "the" and word(i + 1) in ("next", "following") and unit_word(word(i + 2))
+            and previous in _SPAN_BEFORE_NEXT):
+        return 1.0, i + 2  # "barred for the following fortnight", "within the next month": one, from now
     if first in ("a", "an") and unit_word(word(i + 1)) and not (
             (word(i + 1) == "quarter" and word(i + 2) == "of")  # "a quarter of the income" is a share (fraction_at)
             or previous[:1].isdecimal() or unit_word(previous) or previous in _NOT_BEFORE_ARTICLE

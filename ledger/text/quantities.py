@@ -853,7 +853,8 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
         if equal:
             best = max(equal, key=anchor)
             if (rival is not None and anchor(rival) >= 2 and q.about & rival.about > q.about & best.about
-                    and not _said_by_another(rival, q, claims) and not (q.kind == "date" and q.ranged and best.ranged)):
+                    and not _said_by_another(rival, q, claims) and not _rival_of_another(rival, q, claims, evidence)
+                    and not (q.kind == "date" and q.ranged and best.ranged)):
                 # (an end of a range the evidence gives too is that range's: "October to December 2026" is no 2025)
                 # The evidence attaches the claim's figure to something else, and another figure to everything the
                 # claim says about it: "sales and marketing at $4.2 million" against "sales and marketing: $5.1m".
@@ -1040,6 +1041,14 @@ def _amount(q: Quantity) -> bool:
     """A count or number that may match an equal one whatever it counts: an amount (`is_amount`: "more than
     fivefold" is no count of 212) that is no age ("a seven-year-old" is not "7 bells")."""
     return is_amount(q) and not is_age(q)
+
+
+def _rival_of_another(e: Quantity, q: Quantity, claims: Sequence[Quantity], evidence: Sequence[Quantity]) -> bool:
+    """Whether another figure of the claim, one the evidence does not state, is of evidence figure `e`'s kind: `e` is
+    then that figure's counterpart ("for the following fortnight" against "for the next 7 days"), not a sign that the
+    evidence gives the claim's figure `q` ("a 30-day window", "any 30-day period") to something else."""
+    return any(c is not q and _comparable(c, e) and not any(_comparable(c, x) and _equal(c, x) for x in evidence)
+               for c in claims)
 
 
 def _said_by_another(e: Quantity, q: Quantity, claims: Sequence[Quantity]) -> bool:

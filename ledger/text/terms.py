@@ -642,9 +642,13 @@ def holds_in_every_case(claim: str, quote: str) -> str | None:
     rules = _rules()
     said = {" ".join(m.group(0).lower().split()) for m in rules.universal.finditer(quote)}
     for m in rules.universal.finditer(claim):  # "at any time on any day": each of them, as the quote's are read
-        if " ".join(m.group(0).lower().split()) not in said and not _denied_any(claim, m):
+        if (" ".join(m.group(0).lower().split()) not in said and not _denied_any(claim, m)
+                and not _RESTRICTED.match(claim, m.end())):
             return m.group(0)
     return None
+
+
+_RESTRICTED = re.compile(r"\s+(?:who|that|whose|which)\b", re.IGNORECASE)  # "anyone who fails to cancel": those only
 
 
 def _denied_any(text: str, found: re.Match[str]) -> bool:

@@ -960,3 +960,18 @@ def test_a_share_named_only_by_its_comparative_is_what_the_same_comparative_meas
         "matched", "conflict"]
     assert statuses(claim, "The reports now open around 25% faster on files larger than 500 MB.") == [
         "matched", "matched"]
+
+
+def test_the_next_or_following_unit_after_for_or_within_is_one_of_it() -> None:
+    assert [(q.text, q.value) for q in extract_quantities("You are barred for the following fortnight.")] == [
+        ("the following fortnight", 14.0)]
+    assert extract_quantities("The following week he resigned.") == []  # a point in time, not a span
+
+
+def test_a_figure_the_claim_gives_twice_is_not_moved_by_the_rival_of_its_other_figure() -> None:
+    # the 7 days are the fortnight's counterpart: the two 30-day periods are one
+    claim = ("Anyone who fails to cancel three booked classes within a 30-day window is barred from booking classes "
+             "for the following fortnight.")
+    quote = ("Members who miss three booked classes within any 30-day period without cancelling will be unable to "
+             "book any classes for the next 7 days.")
+    assert statuses(claim, quote) == ["matched", "matched", "conflict"]

@@ -231,6 +231,9 @@ def test_a_deputy_is_another_role(claim: str, quote: str, expected: tuple[str, s
          "A medical freeze is free of charge if you provide a doctor's letter.", None),
         ("Members can freeze without notice at any time.", "Members can freeze only after 3 months.",
          ("at any time", "only after")),
+        # "anyone who ..." is those who do it, no claim about every case
+        ("Anyone who misses three classes is barred for a week.",
+         "If you cannot attend, cancel 2 hours ahead. Members who miss three classes are barred for a week.", None),
     ],
 )
 def test_a_claim_that_holds_in_every_case_drops_the_quote_s_condition(
