@@ -116,8 +116,11 @@ class Unit:
 
     @cached_property
     def context_stems(self) -> frozenset[str]:
-        """Content stems of its chunk, document title and section: what the passage around it is about."""
-        return _stems_of(self.chunk.text) | _stems_of(self.chunk.title or "") | _stems_of(self.section)
+        """Content stems of its chunk, document title and section, and of its document's opening words when they were
+        retrieved: what the passage around it is about ("… this year's Year 5 residential trip will go ahead …" says
+        what the letter's "COST AND PAYMENT" section is of)."""
+        return (_stems_of(self.chunk.text) | _stems_of(self.chunk.title or "") | _stems_of(self.section)
+                | self.title_stems | _stems_of(" ".join(self.opening.split()[:OPENING_WORDS])))
 
     @cached_property
     def quantities(self) -> list[Quantity]:
@@ -407,6 +410,7 @@ def evidence_units(chunks: list[Chunk]) -> list[Unit]:
                     opening=openings.get(u.chunk.document_id, "")) for u in units]
 
 
+OPENING_WORDS = 80  # a document's first words say what all of it is about: its title, letterhead, first paragraph
 _MASTHEAD_LINES = 3  # a document's title and the lines under it that say what it is, before its first paragraph
 
 

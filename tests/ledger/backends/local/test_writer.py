@@ -1195,6 +1195,30 @@ def test_who_holds_a_title_written_as_one_is_the_field_that_names_it_not_the_add
     assert "Tannery Row" not in answer.text and "Okafor-Walsh" not in answer.text, answer.text
 
 
+def test_a_document_s_opening_says_what_its_later_sections_are_about(embedder) -> None:  # type: ignore[no-untyped-def]
+    # the letterhead under the title names the club; the opening-hours section never names it again
+    def terms(club: str) -> list[Chunk]:
+        opening = make_chunk(f"# Membership Terms Summary\n\n{club} Club, 27 Tannery Row\n\nThis summary sets out "
+                             "the main terms of membership.", "Membership Terms Summary", None, club, 1, 0)
+        hours = make_chunk("## Opening hours\n\nThe club is open from 6am to 10pm on weekdays. The club is closed on "
+                           "25 December, 26 December and 1 January.", "Membership Terms Summary", None, club, 2, 400)
+        return [opening, hours]
+
+    answer = answer_to(embedder, "Which days of the year is the Quarrymoor club shut?", terms("Quarrymoor"))
+    assert answer.answered and "25 December" in answer.text, answer.text
+    # the terms of another club say nothing of this one's
+    answer = answer_to(embedder, "Which days of the year is the Quarrymoor club shut?", terms("Hollinmere"))
+    assert not answer.answered, answer.text
+
+
+def test_a_word_that_only_relates_two_places_is_no_word_the_passage_must_name(embedder) -> None:  # type: ignore[no-untyped-def]
+    notice = make_chunk("# Caldra Sound Ferries - Port Alnach to Skerrin winter timetable\n\n## Summary of changes\n\n"
+                        "The crossing takes 35 minutes in normal weather.", "Caldra Sound Ferries - Port Alnach to "
+                        "Skerrin winter timetable", None, "c", 1, 0)
+    answer = answer_to(embedder, "How long does the crossing between Port Alnach and Skerrin take?", [notice])
+    assert answer.answered and "35 minutes" in answer.text, answer.text
+
+
 def test_a_verb_that_only_says_something_happens_is_no_word_the_answer_must_have(embedder) -> None:  # type: ignore[no-untyped-def]
     clubs = make_chunk(
         "## After-school and lunchtime clubs (spring term)\n\n| Club | Day | Time | Year groups | Led by | Cost |\n"
