@@ -34,8 +34,17 @@ def read_ages(text: str, found: list[Quantity]) -> list[Quantity]:
     return [_as_age(text, q) for q in found]
 
 
+_BAND = re.compile(r"\b(?:(?P<max>under)|over)[-\s]?(?P<age>\d{1,3})s\b", re.IGNORECASE)  # "Under-16s", "over 65s"
+
+
 def _as_age(text: str, q: Quantity) -> Quantity:
     before = text[max(0, q.start - 40):q.start]
+    for band in _BAND.finditer(text, max(0, q.start - 6), min(len(text), q.end + 6)):
+        if band.start() <= q.start < band.end() and float(band.group("age")) == q.number:
+            # people named by an age band: "Under-16s may use the gym" is about children under 16
+            return replace(q, kind="number", value=q.number, unit="", context=AGE, identifier=False,
+                           bound="max" if band.group("max") else "min", text=band.group(0),
+                           start=band.start(), end=band.end())
     if q.kind == "duration" and q.unit == "month" and q.value == q.number * _YEARS_UNIT:
         if old := _OLD.match(text, q.end):
             return replace(q, kind="number", value=q.number, unit="", context=AGE, text=text[q.start:old.end()],

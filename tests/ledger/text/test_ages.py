@@ -23,6 +23,10 @@ def statuses(claim: str, evidence: str) -> list[str]:
         ("It is not recommended for children under 12 years.", 12, "max"),
         ("Plot holders aged over 65 receive a discount.", 65, "min"),  # "aged over", whoever the holders are
         ("Staff aged under 25 receive a bonus.", 25, "max"),
+        # people named by an age band
+        ("Under-16s may use the gym floor with an adult.", 16, "max"),
+        ("under-18s swim free", 18, "max"),
+        ("Over-65s travel free.", 65, "min"),
     ],
 )
 def test_ages_and_age_groups_are_read_as_ages(text: str, value: float, bound: str) -> None:
@@ -68,3 +72,10 @@ def test_an_age_in_a_group_shows_how() -> None:
 def test_an_age_is_the_figure_alone_not_the_words_after_it() -> None:
     (age,) = extract_quantities("Members aged over 65 pay half price.")
     assert (age.text, age.context) == ("65", frozenset({"age"}))
+
+
+def test_an_age_band_is_the_group_a_quote_names_by_its_age() -> None:
+    assert statuses("Under-16s may use the gym floor.", "Children under 16 are not admitted to the gym floor.") == [
+        "matched"]
+    assert statuses("Under-18s may use the gym floor.", "Children under 16 are not admitted to the gym floor.") == [
+        "conflict"]
