@@ -30,7 +30,7 @@ _ITEM_MARK = re.compile(rf"^{_MARK}[ \t]+")
 _COMPOUND_HEAD = re.compile(r"\b[A-Za-z]+-(?=[A-Za-z])")
 _HAS_WORD = re.compile(r"[^\W_]")
 _TERMINAL = re.compile(r"[.!?][\"')\]*]*$")
-_LABEL_LINE = re.compile(r"^[A-Z][\w ()/&.-]{1,40}:\s+\S")
+_LABEL_LINE = re.compile(r"^[A-Z][\w ()/&.,-]{1,40}:\s+\S")  # (a comma too: "Port Manager, Port Alnach: Catriona …")
 # A fenced code block ("```sh … ```") and its fence lines.
 _CODE_BLOCK = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?^[ \t]*\1[ \t]*$", re.MULTILINE | re.DOTALL)
 _CODE_FENCE = re.compile(r"^[ \t]*(?:```|~~~)[^\n]*$", re.MULTILINE)

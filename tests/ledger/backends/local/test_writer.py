@@ -1211,6 +1211,14 @@ def test_a_document_s_opening_says_what_its_later_sections_are_about(embedder) -
     assert not answer.answered, answer.text
 
 
+def test_a_field_whose_label_has_a_comma_is_a_field_not_a_heading(embedder) -> None:  # type: ignore[no-untyped-def]
+    contacts = make_chunk("## Contacts\n\nPort Manager, Port Alnach: Catriona MacVicar\n\nSkerrin Terminal "
+                          "Supervisor: Euan Dalgleish\n\nPort Alnach office: open 06:45 to 19:30", "Ferry timetable",
+                          None, "p", 1, 0)
+    answer = answer_to(embedder, "Who is the Port Manager at Port Alnach?", [contacts])
+    assert answer.answered and "Catriona MacVicar" in answer.text and "Dalgleish" not in answer.text, answer.text
+
+
 def test_a_word_that_only_relates_two_places_is_no_word_the_passage_must_name(embedder) -> None:  # type: ignore[no-untyped-def]
     notice = make_chunk("# Caldra Sound Ferries - Port Alnach to Skerrin winter timetable\n\n## Summary of changes\n\n"
                         "The crossing takes 35 minutes in normal weather.", "Caldra Sound Ferries - Port Alnach to "
