@@ -472,8 +472,6 @@ def crossed_slots(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
 
 _CLAIM_PARTS = re.compile(r"[;…]|,\s*(?:and\s+|but\s+)?(?=while\b|whereas\b|but\b|and\b)|\s(?:while|whereas)\s",
                          re.IGNORECASE)
-
-
 _CAPITALISED_RUN = re.compile(r"\b[A-Z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*|\d+)\b)*")
 
 

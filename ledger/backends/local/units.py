@@ -119,8 +119,8 @@ class Unit:
         """Content stems of its chunk, document title and section, and of its document's opening words when they were
         retrieved: what the passage around it is about ("… this year's Year 5 residential trip will go ahead …" says
         what the letter's "COST AND PAYMENT" section is of)."""
-        return (_stems_of(self.chunk.text) | _stems_of(self.chunk.title or "") | _stems_of(self.section)
-                | self.title_stems | _stems_of(" ".join(self.opening.split()[:OPENING_WORDS])))
+        return (_stems_of(self.chunk.text) | self.title_stems | _stems_of(self.section)  # (title_stems: title too)
+                | _stems_of(" ".join(self.opening.split()[:OPENING_WORDS])))
 
     @cached_property
     def quantities(self) -> list[Quantity]:
