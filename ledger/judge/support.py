@@ -89,6 +89,9 @@ _YES_NO = re.compile(r"^\W*(yes|no)\b(?!\s+(?:more|longer|later|one)\b)", re.IGN
 _ITEM_MARK = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+")  # all a line holds before its item's first word
 
 
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+
+
 def _answered(question: tuple[str, int, int], answer: str, end: int) -> _Candidate:
     """A question with the sentence under it ("Are campfires allowed? … No. Open fires are not permitted."): the
     answer is quoted with its question, but only the answer is embedded and read; a "Yes" or "No" answer states
@@ -233,6 +236,11 @@ class LocalSupportChecker:
                 continue
             if in_list:  # the list has ended: its lead-in heads nothing more, and its last item pairs with nothing
                 heading, prev, in_list = outer, None, False
+            elif (lead_in and heading is not None and prev is not None and heading[1] >= 0 and prev[1] > heading[1]
+                  and _PARAGRAPH_BREAK.search(text, prev[2], start)):
+                # a lead-in's lines end at a blank line: "Central Library:\n  Wednesday: 10am to 7pm\n\nOakhurst
+                # library is open …" puts nothing of Oakhurst's under it
+                heading = outer
             out.append(_Candidate(sentence, start, end, 1, sentence, (sentence,)))
             # Parts of a long sentence ("...; for a Severity 1 incident the CISO ...").
             by_and = ";" not in sentence  # clauses joined by ", and": read when the whole sentence says nothing

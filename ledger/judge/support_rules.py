@@ -148,8 +148,9 @@ def added_to_list(claim: str, quote: str) -> str:
     return ""
 
 
-_BOTH = re.compile(r"\bboth\s+(?:the\s+|its\s+|their\s+)?([a-z]+(?:\s+[a-z]+)?)\s+and\s+(?:the\s+|its\s+|their\s+)?"
-                   r"([a-z]+(?:\s+[a-z]+)?)\b")
+# (an amount before a noun is not the noun: "both the fee and the £2 charge" lists the fee and the charge)
+_BOTH = re.compile(r"\bboth\s+(?:the\s+|its\s+|their\s+)?(?:[£$€]?\d[\d.,]*\s+)?([a-z]+(?:\s+[a-z]+)?)\s+and\s+"
+                   r"(?:the\s+|its\s+|their\s+)?(?:[£$€]?\d[\d.,]*\s+)?([a-z]+(?:\s+[a-z]+)?)\b")
 
 
 def unstated_superlative(claim: str, quote: str) -> str:
@@ -297,6 +298,8 @@ def features(
         quote_terms += tuple(stem(v) for v in given[2])  # "conducted" is said by the field "Conductor"
     if nested is not None:  # "serves Edinburgh" against "serves the United Kingdom": a part and its whole
         swaps = tuple(pair for pair in swaps if not nested(*pair))
+    if _bounds_agree(agreement):  # "23 kg or less" against "no more than 23 kg": one bound, in other words
+        swaps = tuple(pair for pair in swaps if not _bound_words(pair))
     if only_denied(claim, polar):
         swaps += (("only", "not only"),)
     if (ranked := qualified_role(claim, polar)) is not None:  # "the mayor" for "the deputy mayor"
@@ -442,6 +445,26 @@ def _with_context(agreement: Agreement, context: list[Quantity], passage: str = 
             continue
         kept.append(m)
     return Agreement(tuple(kept))
+
+
+def _bounds_agree(agreement: Agreement) -> bool:
+    """Whether the claim bounds a figure and every bounded figure of the claim matched one the quote bounds the same
+    way: the words that make the bounds are the figures' business, not a swap."""
+    bounded = [m for m in agreement.matches if m.claim.bound]
+    return bool(bounded) and all(m.status == "matched" and m.evidence is not None
+                                 and m.evidence.bound == m.claim.bound for m in bounded)
+
+
+def _bound_words(pair: tuple[str, str]) -> bool:
+    """Whether both sides of a swap are words of the lexicon's bound phrases ("more", "less", "least")."""
+    return all(set(side.lower().split()) <= _bound_vocabulary() for side in pair)
+
+
+@cache
+def _bound_vocabulary() -> frozenset[str]:
+    words = lexicon().words
+    return frozenset(w for phrase in (*words("figures", "bound_max"), *words("figures", "bound_min"))
+                     for w in phrase.split())
 
 
 def _none_is_zero(negated: str, other: str) -> bool:

@@ -222,8 +222,11 @@ def fraction_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
     # "a third of the budget"; "raised by a tenth" (a change needs no "of")
     if count and nxt in _FRACTIONS and (after == "of" or before == "by") and (count == 1) == (not nxt.endswith("s")):
         return 100.0 * count / _FRACTIONS[nxt], i + 1 if after != "of" else i + 2
-    if nxt == "in" and (share := _one_in_n(tokens, i)) is not None:
+    if nxt == "in" and (share := _one_in_n(tokens, i, skip=int(after == "every"))) is not None:  # "one in every ten"
         return share
+    if (after == "in" and nxt.isalpha() and tokens[i + 1][0].islower() and nxt not in STOPWORDS
+            and not unit_word(nxt) and (share := _one_in_n(tokens, i, skip=1)) is not None):
+        return share  # "one child in ten", "two adults in five": the whole is of those
     if nxt == "out" and after == "of" and (share := _one_in_n(tokens, i, skip=1)) is not None:  # "four out of five"
         return share
     return None
@@ -402,6 +405,7 @@ def article_number_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | No
             (word(i + 1) == "quarter" and word(i + 2) == "of")  # "a quarter of the income" is a share (fraction_at)
             or previous[:1].isdecimal() or unit_word(previous) or previous in _NOT_BEFORE_ARTICLE
             or word(i + 2) in ("earlier", "ago", "later", "before", "over")  # "a year earlier": a point, not a span
+            or tokens[i + 1][0][:1].isupper()  # "a Night shift token": a word of a name
             # "a second factor", "a second opinion": the ordinal, before the noun it counts
             or (word(i + 1) in _ORDINAL_WORDS and word(i + 2).isalpha() and word(i + 2) not in STOPWORDS)):
         return 1.0, i + 1

@@ -980,7 +980,7 @@ def _date_statuses(
 def _date_ranges(evidence: Sequence[Quantity]) -> list[tuple[Quantity, Quantity]]:
     """The evidence's date ranges: a date that starts a range ("from November") with the date that ends it."""
     return [(a, b) for a, b in zip(evidence, evidence[1:], strict=False)
-            if a.kind == b.kind == "date" and a.ranged and b.ranged and a.upper is not None]
+            if a.kind == b.kind and a.kind in ("date", "weekday") and a.ranged and b.ranged and a.upper is not None]
 
 
 @cache
@@ -1013,6 +1013,10 @@ def _within_range(claim: Quantity, first: Quantity, last: Quantity) -> bool | No
     ends are compared as dates: "closed in 1952" against "1952 to 1996" is about the start)."""
     year, _, month, day = claim.parts
     (y1, _, m1, d1), (y2, _, m2, d2) = first.parts, last.parts
+    if claim.kind == "weekday":  # "on Wednesdays" is in "Tuesday to Saturday"; "Friday to Monday" spans the weekend
+        if day is None or d1 is None or d2 is None or day in (d1, d2):
+            return None
+        return d1 < day < d2 if d1 <= d2 else (day > d1 or day < d2)
     if month is None:
         return None if year is None or y1 is None or y2 is None or year in (y1, y2) else y1 < year < y2
     if m1 is None or m2 is None:

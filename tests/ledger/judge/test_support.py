@@ -856,3 +856,34 @@ def test_another_name_in_the_claim_s_subject_contradicts_with_the_usual_term_ove
              "Green was working.")
     assert decide_support(features(claim, quote, 0.72))[0] == "contradicted"
     assert decide_support(features(claim.replace("Adeyemi", "Lindqvist"), quote, 0.72))[0] != "contradicted"
+
+
+def test_a_bound_said_in_other_words_is_no_swap_of_more_for_less() -> None:
+    quote = "A golf bag can travel as part of your checked allowance as long as it weighs no more than 23 kg."
+    same = features("A golf bag can go in your checked allowance provided it weighs 23 kg or less.", quote, 0.9)
+    assert same.swaps == () and decide_support(same)[0] == "full"
+    other = features("A golf bag can go in your checked allowance provided it weighs 23 kg or more.", quote, 0.9)
+    assert decide_support(other)[0] == "contradicted"
+
+
+def test_a_sickness_absence_of_a_week_denies_nothing_but_the_absence_of_a_thing_does() -> None:
+    quote = "For absences of up to 7 calendar days, complete a self-certification form when you return."
+    f = features("A sickness absence of up to a week can be self-certified.", quote, 0.65)
+    assert not f.claim_negated and decide_support(f)[0] != "contradicted"
+    assert features("Otters were seen this winter.", "The absence of otters this winter worried the wardens.",
+                    0.7).quote_negated
+
+
+def test_an_amount_before_the_second_of_both_things_is_not_the_thing() -> None:
+    quote = "If you bring a lost item back within 6 months, we will refund the replacement cost and the fee."
+    claim = "If a lost item turns up within 6 months, the library refunds both the replacement cost and the £2 fee."
+    assert features(claim, quote, 0.8).added == ""
+    assert features(claim, "We will refund the replacement cost.", 0.8).added == "fee"
+
+
+def test_a_lead_in_line_heads_its_lines_up_to_a_blank_line_and_no_further() -> None:
+    text = ("Central Library, 2 Mill Lane:\n  Wednesday: 10am to 7pm\n  Sunday: closed\n\n"
+            "Oakhurst library is open Tuesday to Saturday, 10am to 5pm.")
+    quotes = [c.text for c in LocalSupportChecker(HashEmbedder()).candidates(text)]
+    assert "Central Library, 2 Mill Lane: … Sunday: closed" in quotes
+    assert not any(q.startswith("Central Library") and "Oakhurst" in q for q in quotes)

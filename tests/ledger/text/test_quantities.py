@@ -66,6 +66,10 @@ def statuses(claim: str, evidence: str) -> list[str]:
         ("in the 2007-2008 season", "in 2007 -- 08"),
         ("two-thirds of members", "67% of members"),
         ("four out of five adults", "80% of adults"),
+        ("affecting more than one child in ten", "may affect more than 1 in 10 people"),  # a noun before "in"
+        ("one in every five patients", "20% of patients"),
+        ("open on Wednesdays", "open Tuesday to Saturday"),  # a weekday inside a range of weekdays
+        ("open on Sundays", "open Friday to Monday"),  # across the weekend
         ("every other week", "every two weeks"),
         ("the sum is raised by a tenth", "the sum rises by 10%"),
         ("costs were cut by half", "costs fell by 50%"),
@@ -97,6 +101,7 @@ def test_same_figure_written_differently_matches(claim: str, evidence: str) -> N
         ("Q2 2026", "1 March 2026", "1 March 2026"),
         ("in 2025", "in 2026", "2026"),
         ("every Friday", "every Monday", "Monday"),
+        ("open on Mondays", "open Tuesday to Saturday", "Tuesday"),
         ("once a year", "every quarter", "every quarter"),
         ("12 employees", "10 full-time employees", "10 full-time employees"),
         ("a circular route of 26 miles", "a 26-kilometre circular route", "26-kilometre circular route"),
@@ -975,3 +980,8 @@ def test_a_figure_the_claim_gives_twice_is_not_moved_by_the_rival_of_its_other_f
     quote = ("Members who miss three booked classes within any 30-day period without cancelling will be unable to "
              "book any classes for the next 7 days.")
     assert statuses(claim, quote) == ["matched", "matched", "conflict"]
+
+
+def test_a_unit_word_with_a_capital_after_an_article_names_something_and_is_no_duration() -> None:
+    assert not extract_quantities("A Night shift token can be used until the next day.")
+    assert [q.text for q in extract_quantities("The token can be used for a night.")] == ["a night"]
