@@ -20,6 +20,7 @@ from ledger.text.alignment import states_verbatim
 from ledger.text.derived import order_holds
 from ledger.text.figure_context import is_row_sentence
 from ledger.text.lexicon import lexicon
+from ledger.text.pairing import crossed_pairs, restated_shares
 from ledger.text.quantities import (
     THAN,
     Agreement,
@@ -282,10 +283,15 @@ def features(
                  for u, v in quote_words if synonym(w.lower(), v.lower())]
         said_otherwise = tuple(dict.fromkeys(t for t, _ in pairs))
         echoed = tuple(dict.fromkeys(u for _, u in pairs))
-    agreement = compare_quantities(extract_quantities(claim), extract_quantities(quote))
+    quote_figures = extract_quantities(quote)
+    agreement = compare_quantities(extract_quantities(claim), quote_figures)
     # A span worked out in the wrong order ("20 years before" what came 20 years after) is not the quote's figure.
     agreement = Agreement(tuple(QuantityMatch(m.claim, "absent") if not order_holds(claim, m.claim, m.sources) else m
                                 for m in agreement.matches))
+    # "27 days after 10 years" of "27 days after 5 years and 29 days after 10 years": the quote's other tier
+    agreement = crossed_pairs(claim, quote, agreement, quote_figures)
+    # "£93.17, an increase of roughly 7%" of "£93.17 a year, or about 5.4%": one change, as an amount and a share
+    agreement = restated_shares(claim, quote, agreement, quote_figures)
     # Another level or phase in the claim's place is a swapped name, and the quote's figures are about it.
     renamed = [(m.claim.text, m.evidence.text) for m in agreement.conflicts if m.claim.identifier and m.evidence]
     polar = quote if polarity_text is None else polarity_text

@@ -110,6 +110,10 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                 # column, "2023: 9.8 C", is its row's: `for_its_year`)
                 head = max(text.rfind("; ", line_start, q.start) + 2, text.rfind("(", line_start, q.start) + 1)
                 terms = frozenset(key_terms(text[head:q.start])) | q.context
+            if not labelled and (main := _main_clause(text, line_start, q, qs[n + 1].start if n + 1 < len(qs)
+                                                      else line_start + len(line))):
+                terms |= frozenset(key_terms(main))  # "If rent is unpaid 14 days after it is due, the landlord
+                # may charge interest": the condition's figure is about the charge too
             in_row = bool(row) and labelled and q.start > line_start + keyed.end(1)  # type: ignore[union-attr]
             since = _SINCE.match(clause) if q.kind == "duration" else None
             described.append(replace(q, about=terms, labelled=labelled, row=row if in_row else frozenset(),
@@ -128,6 +132,28 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                 described[n] = replace(q, about=q.about | nxt.about)  # "418,000 of the 1.1 million requests"
         out += described
     return out
+
+
+def _main_clause(text: str, line_start: int, q: Quantity, stop: int) -> str:
+    """The main clause after the comma that ends a condition put first in its sentence ("If any rent remains unpaid
+    more than 14 days after it was due, the Landlord may charge interest …"), up to the next figure, when the figure
+    is in that condition; "" otherwise. Openers are the lexicon's `conditions.toml` `opening_conditions`."""
+    start = max([line_start] + [m.end() for m in _SENTENCE_END.finditer(text, line_start, q.start)])
+    opening = _CLAUSE_NUMBER.sub("", text[start:q.start], count=1).lower()
+    if not any(opening.startswith(w + " ") for w in _opening_conditions()) or "," in opening:
+        return ""
+    comma = text.find(",", q.end, stop)
+    if comma < 0 or _SENTENCE_END.search(text, q.end, comma):
+        return ""
+    return _SENTENCE_END.split(text[comma + 1:stop])[0]
+
+
+_CLAUSE_NUMBER = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[a-z]\)|\([a-z0-9]+\))\s+")
+
+
+@cache
+def _opening_conditions() -> tuple[str, ...]:
+    return tuple(lexicon().words("conditions", "opening_conditions"))
 
 
 @cache

@@ -887,3 +887,29 @@ def test_a_lead_in_line_heads_its_lines_up_to_a_blank_line_and_no_further() -> N
     quotes = [c.text for c in LocalSupportChecker(HashEmbedder()).candidates(text)]
     assert "Central Library, 2 Mill Lane: … Sunday: closed" in quotes
     assert not any(q.startswith("Central Library") and "Oakhurst" in q for q in quotes)
+
+
+def test_a_figure_paired_with_another_tier_s_figure_contradicts() -> None:
+    quote = "Entitlement rises to 27 days after 5 years' continuous service and to 29 days after 10 years."
+    crossed = features("After 10 years' continuous service, holiday entitlement goes up to 27 days.", quote, 0.76)
+    assert decide_support(crossed) == ("contradicted", "evidence says 29 days, claim says 27 days")
+    paired = features("After 5 years' continuous service, holiday entitlement goes up to 27 days.", quote, 0.76)
+    assert decide_support(paired)[0] == "full"
+    both = features("Entitlement goes up to 27 days after 5 years and to 29 days after 10 years.", quote, 0.9)
+    assert decide_support(both)[0] == "full"
+
+
+def test_a_share_restating_an_amount_is_compared_with_the_share_the_quote_gives_beside_it() -> None:
+    quote = "We expect your annual cost to rise by £93.17 a year, or about 5.4%."
+    wrong = features("Your yearly cost will rise by £93.17, an increase of roughly 7%.", quote, 0.85)
+    assert decide_support(wrong) == ("contradicted", "evidence says 5.4%, claim says 7%")
+    right = features("Your yearly cost will rise by £93.17, an increase of roughly 5.4%.", quote, 0.85)
+    assert decide_support(right)[0] == "full"
+
+
+def test_a_figure_in_a_condition_put_first_is_about_the_main_clause_too() -> None:
+    quote = ("2.3 If any rent remains unpaid more than 14 days after the date on which it was due, the Landlord may "
+             "charge interest at 3% above the central bank's base rate, calculated daily from the due date until the "
+             "date of payment.")
+    f = features("Interest on late rent can be charged once a payment is more than 7 days overdue.", quote, 0.75)
+    assert decide_support(f) == ("contradicted", "evidence says 14 days, claim says 7 days")
