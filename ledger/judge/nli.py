@@ -21,6 +21,7 @@ from ledger.core.types import Chunk
 from ledger.judge.support import SAYS_MORE, SupportCheck, SupportChecker
 from ledger.judge.support_rules import figures_stated_otherwise
 from ledger.text.figure_context import is_row_sentence, names_row
+from ledger.text.pairing import crossed_pairs
 from ledger.text.quantities import Quantity, compare_quantities, extract_quantities
 from ledger.text.terms import key_terms, same_direction, signed_change, unstated_tail
 
@@ -89,10 +90,11 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     - an entailment (>= `entailment`) turns partial support into full;
     - a quote the rules found no support in (at least `related` similar) is partial support when the model finds
       it entailed (>= `rescue`; not when the claim gives a day the quote does not while it gives others, or a
-      figure a cell of the row it names gives otherwise, or the quote is a row and the claim names another:
-      `another_day`) and a contradiction when it finds it contradicted (>= `refute`), unless the quote
-      gives the claim's change as a signed share going the claim's way ("−28%" for "fell by 28%", which the model
-      reads as a contradiction: `direction_agrees`): the rules see
+      figure a cell of the row it names gives otherwise, or the quote is a row and the claim names another, or a
+      field naming the claim's person for a role the claim does not name, or the quote gives another figure for
+      what the claim gives one for: `another_day`) and a contradiction when it finds it contradicted (>= `refute`),
+      unless the quote gives the claim's change as a signed share going the claim's way ("−28%" for "fell by 28%",
+      which the model reads as a contradiction: `direction_agrees`): the rules see
       figures and words, the model reads paraphrase, implication, antonyms and roles (a quote that lacks an amount
       of the claim is not read at all: `worth_reading`).
     """
@@ -171,6 +173,28 @@ def another_row_named(claim: str, quote: str, chunk_text: str) -> bool:
         return False
     rows = (line.strip() for line in chunk_text.split("\n"))
     return any(row != quote.strip() and is_row_sentence(row) and names_row(claim, row) for row in rows)
+
+
+def gives_another_figure(claim: str, quote: str) -> bool:
+    """Whether the quote gives another figure for something the claim gives a figure for ("£5 per item" against the
+    claim's "£7.50 per item", read with the figures each is paired with): the model may read the rest as entailing
+    the claim. Pure."""
+    found = extract_quantities(quote)
+    return bool(crossed_pairs(claim, quote, compare_quantities(extract_quantities(claim), found), found).conflicts)
+
+
+def field_of_another_role(claim: str, quote: str) -> bool:
+    """Whether the quote is one field ("Campsite: Oskar Lindqvist.", under any headings) whose value the claim names
+    but none of whose label words it does: the field says only that the name holds the label's role, and the model
+    reads any other role the claim gives the name ("Oskar Lindqvist's Information Point team …") as entailed. Pure."""
+    field = _FIELD.match(quote.rsplit(" … ", 1)[-1])
+    if field is None:
+        return False
+    label, value, said = set(key_terms(field.group(1))), set(key_terms(field.group(2))), set(key_terms(claim))
+    return bool(label) and bool(value) and value <= said and not label & said
+
+
+_FIELD = re.compile(r"^\s*([^:\n]{1,60}):[ \t]+([^:\n]{1,80}?)\.?\s*$")
 
 
 def _a_day(q: Quantity) -> bool:
@@ -294,6 +318,8 @@ class CrossEncoderSupportChecker:
                              same_direction(claim, local[i].quote),
                              local[i].support == "none" and (other_day(claim, local[i].quote)  # (only read there)
                                                              or row_says_otherwise(claim, local[i].quote)
+                                                             or field_of_another_role(claim, local[i].quote)
+                                                             or gives_another_figure(claim, local[i].quote)
                                                              or another_row_named(claim, local[i].quote,
                                                                                   pairs[i][1].text)))
         # (not support dropped for the words a claim adds at its end, "added": the quote alone lacks them just the same)

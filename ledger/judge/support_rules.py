@@ -31,6 +31,7 @@ from ledger.text.quantities import (
     for_its_year,
     reversed_change,
 )
+from ledger.text.sentences import split_sentences
 from ledger.text.terms import (
     affirmed_terms,
     beyond_only,
@@ -135,9 +136,12 @@ def added_to_list(claim: str, quote: str) -> str:
     Scotland" against "sold in England and Wales" adds "Scotland"; so is one of "both X and Y" ("selected for both
     the buildings and the contents" against "Buildings – accidental damage (Limit: Included)"). Empty when there is
     none."""
+    sentences = [s for s, _, _ in split_sentences(quote)] or [quote]
     for match in _NAME_LIST.finditer(claim):
         names = [n for n in re.split(r",? (?:and|or) |, ", match.group(0)) if n]
-        given = [n for n in names if mentions(quote, [n])]
+        # the names of the quote's sentence that gives most of them: "on Plus, Flexi and Business fares. This benefit
+        # does not apply to Saver or Standard fares." gives no "Standard" in the claim's list
+        given = max(([n for n in names if mentions(sentence, [n])] for sentence in sentences), key=len)
         if given and len(given) < len(names) and match.start() > 0:  # (a sentence's first word may be any word)
             return next(n for n in names if n not in given)
     said = set(key_terms(quote))
@@ -575,7 +579,7 @@ def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
         return "full", rule, f"the quote states the claim (similarity {f.similarity:.2f}){figures}"
     if (
         f.similarity >= t.partial_similarity and f.coverage >= t.partial_coverage
-        and not (q.conflicts or f.swaps or flipped) and (q.matched or not q.absent)
+        and not (q.conflicts or f.swaps or flipped or f.added) and (q.matched or not q.absent)
     ):
         gaps = [f"'{m.claim.text}'" for m in q.absent] + [f"'{w}'" for w in f.missing_terms if w not in
                                                             f.added.lower()] + ([f"'{f.added}'"] if f.added else [])

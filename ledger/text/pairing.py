@@ -16,13 +16,14 @@ from dataclasses import replace
 from ledger.text.figures import Agreement, Quantity
 from ledger.text.measures import measure_word
 
-# Where one coordinated part of a sentence ends and the next begins; a sentence's end parts it too.
-_PARTS = re.compile(r";|[.!?]\s|\b(?:and|or|but|while|whereas)\b", re.IGNORECASE)
+# Where one coordinated part of a sentence ends and the next begins; a sentence's end or a line's parts it too.
+_PARTS = re.compile(r";|\n|[.!?]\s|\b(?:and|or|but|while|whereas)\b", re.IGNORECASE)
 
 
-def _sort(q: Quantity) -> tuple[str, str, str]:
-    """A figure's kind, unit and the word it is counted in ("27 days" and "5 years" are both durations)."""
-    return q.kind, q.unit, measure_word(q.text)
+def _sort(q: Quantity) -> tuple[str, str, str, str]:
+    """A figure's kind, unit, what it is paid or counted per, and the word it is counted in ("27 days" and "5 years"
+    are both durations; "20p per day" and "£5 per item" both money)."""
+    return q.kind, q.unit, q.per, "" if q.kind == "money" else measure_word(q.text)
 
 
 def _apart(text: str, a: Quantity, b: Quantity) -> bool:

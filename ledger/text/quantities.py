@@ -378,6 +378,8 @@ def _classify(
         currency, j = CURRENCY_WORDS.get(nxt) or nxt.upper(), j + 1
     elif nxt in ("cents", "cent", "¢"):
         currency, value, j = "USD", value / 100, j + 1  # "45 cents per mile" is $0.45 per mile
+    elif (nxt == "pence" or nxt == "p" and tokens[j][1] == end) and value < 100:
+        currency, value, j = "GBP", value / 100, j + 1  # "20p per day" is £0.20 per day
     if currency:
         per, each = "", frozenset[str]()
         if (j + 2 < len(tokens) and tokens[j][0].lower() == "for" and tokens[j + 1][0].lower() in ("each", "every")

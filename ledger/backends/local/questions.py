@@ -231,9 +231,9 @@ def without_answer_kind(text: str) -> str:
 def focus_stems(text: str) -> frozenset[str]:
     """Content stems of a question that name what it is about (not the kind of answer it wants, not a generic
     modifier, not its time frame)."""
-    asking = _words().asking
+    asking, titles = _words().asking, lexicon().word_set("stopwords", "honorifics")
     return frozenset(s for s in content_stems(without_answer_kind(without_time_frames(text)))
-                     if s not in asking and not s.isdigit())
+                     if s not in asking and s not in titles and not s.isdigit())  # (a title is no topic: "Ms")
 
 
 _PRICED_KINDS = frozenset({"money", "percent"})

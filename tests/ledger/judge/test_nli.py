@@ -466,3 +466,31 @@ def test_support_the_model_overrules_for_a_year_only_the_title_gives_is_read_aga
     overruled = CrossEncoderSupportChecker("fake", FakeLocal([found]), model).check([(claim, other)])[0]
     assert overruled.support == "contradicted"
 
+
+
+def test_a_field_naming_the_claim_s_person_for_another_role_is_no_support_the_model_finds(
+        entailing_model: Path) -> None:
+    field = "Team leaders … Campsite: Oskar Lindqvist."
+    chunk = Chunk(hash="f" * 12, text="Campsite: Oskar Lindqvist.", document_id="d", index=0, start_char=0,
+                  end_char=26)
+    fake = FakeLocal([local("none", quote=field), local("none", quote=field)])
+    checker = CrossEncoderSupportChecker(str(entailing_model), fake, load_cross_encoder(str(entailing_model)))
+    other_role, own_role = checker.check([
+        ("Oskar Lindqvist's Information Point team looks after lost property.", chunk),
+        ("Oskar Lindqvist leads the campsite team.", chunk),
+    ])
+    assert other_role.support == "none"  # the model read it as entailed
+    assert own_role.support == "partial"
+
+
+def test_a_quote_giving_another_figure_for_what_the_claim_gives_one_for_is_no_support_the_model_finds(
+        entailing_model: Path) -> None:
+    lines = ("Books and audiobooks .... 20p per item per day, up to a maximum of £5 per item\n"
+             "DVDs .................... 75p per item per day, up to a maximum of £7.50 per item")
+    chunk = Chunk(hash="e" * 12, text=lines, document_id="d", index=0, start_char=0, end_char=len(lines))
+    fake = FakeLocal([local("none", quote=lines), local("none", quote=lines)])
+    checker = CrossEncoderSupportChecker(str(entailing_model), fake, load_cross_encoder(str(entailing_model)))
+    crossed, paired = checker.check([("Late books are charged at 20p a day, capped at £7.50 per item.", chunk),
+                                     ("Late books are charged at 20p a day, capped at £5 per item.", chunk)])
+    assert crossed.support == "none"  # the model read it as entailed: the cap is the DVDs'
+    assert paired.support == "partial"

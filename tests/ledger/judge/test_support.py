@@ -913,3 +913,22 @@ def test_a_figure_in_a_condition_put_first_is_about_the_main_clause_too() -> Non
              "date of payment.")
     f = features("Interest on late rent can be charged once a payment is more than 7 days overdue.", quote, 0.75)
     assert decide_support(f) == ("contradicted", "evidence says 14 days, claim says 7 days")
+
+
+def test_a_cap_paired_with_another_line_s_daily_charge_contradicts() -> None:
+    lines = ("Books and audiobooks .... 20p per item per day, up to a maximum of £5 per item\n"
+             "DVDs .................... 75p per item per day, up to a maximum of £7.50 per item")
+    crossed = features("Late books are charged at 20p a day, capped at £7.50 per item.", lines, 0.7).quantities
+    assert [(m.status, m.evidence.text if m.evidence else "") for m in crossed.matches] == [
+        ("matched", "20p per item per day"), ("conflict", "£5 per item")]
+    assert not features("Late books are charged at 20p a day, capped at £5 per item.", lines, 0.7).quantities.conflicts
+
+
+def test_a_name_listed_with_names_one_sentence_gives_is_added_though_another_sentence_names_it() -> None:
+    quote = ("Silver and Gold members can check in one extra bag of up to 23 kg on Plus, Flexi and Business fares. "
+             "This benefit does not apply to Saver or Standard fares.")
+    claim = "Silver and Gold members can check in an extra 23 kg bag on Standard, Plus, Flexi and Business fares."
+    f = features(claim, quote, 0.85)
+    assert f.added == "Standard" and decide_support(f)[0] == "contradicted"  # "does not apply to … Standard"
+    first = features(claim, quote.split(". ")[0] + ".", 0.85)
+    assert decide_support(first)[0] == "none"  # not even partial support

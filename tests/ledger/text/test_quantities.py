@@ -69,6 +69,8 @@ def statuses(claim: str, evidence: str) -> list[str]:
         ("affecting more than one child in ten", "may affect more than 1 in 10 people"),  # a noun before "in"
         ("one in every five patients", "20% of patients"),
         ("open on Wednesdays", "open Tuesday to Saturday"),  # a weekday inside a range of weekdays
+        ("charged at 20p a day", "£0.20 per day"),  # pence
+        ("a fee of 50 pence", "a fee of £0.50"),
         ("open on Sundays", "open Friday to Monday"),  # across the weekend
         ("every other week", "every two weeks"),
         ("the sum is raised by a tenth", "the sum rises by 10%"),

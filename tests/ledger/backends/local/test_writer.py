@@ -317,6 +317,10 @@ CORPUS = [*EVIDENCE, PASSWORDS, INCIDENTS, RETENTION, VENDORS, Q3_SUMMARY, Q3_PE
         ("When does the fair take place?", {"fair"}),  # "take place" says only that it happens
         ("How many nurses took part in the trial?", {"nurs", "trial"}),
         ("Can I take photos in the gallery?", {"photo", "galleri"}),  # "take photos" is to photograph
+        ("Who do we tell when something in the house needs fixing?", {"hous", "fix"}),  # an indefinite pronoun
+        ("What will Ms Brennan pay?", {"brennan", "pay"}),  # a title is no topic
+        ("At what point does the library stop me borrowing because of money owed?",
+         {"librari", "stop", "borrow", "owe"}),  # "at what point" asks when; "because" relates
     ],
 )
 def test_focus_words_leave_out_modifiers_light_verbs_and_time_frames(question: str, focus: set[str]) -> None:
