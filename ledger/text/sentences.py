@@ -238,7 +238,8 @@ def parse_citations(sentence: str) -> tuple[str, list[str]]:
 
 # "Half term: Monday 26 October to Friday 30 October": a label, a colon and its value on one line
 _EMPHASIS = r"(?:\*\*|__|\*|_)?"  # Markdown bold or italic around a label: "**Admitted:** 9 November"
-_LABEL_LINE = re.compile(rf"^{_EMPHASIS}[^\W\d][^:\n]{{0,40}}:{_EMPHASIS}\s+\S")
+# (or a label and its value set apart by a dot leader, as plain-text price lists are: "DVDs ........ 75p per day")
+_LABEL_LINE = re.compile(rf"^{_EMPHASIS}[^\W\d][^:\n]{{0,40}}(?::{_EMPHASIS}|\s*\.{{3,}})\s+\S")
 
 
 HEADING_WORDS = 6  # a line this short above a run of "Label: value" lines heads them

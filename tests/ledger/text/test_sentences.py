@@ -186,6 +186,14 @@ def test_a_run_of_label_lines_under_a_heading_line_is_a_sentence_per_line() -> N
         "SPECIFICATIONS", "Heat output: 6 kW", "Operating range: -15°C to 30°C", "Weight: 71 kg"]
 
 
+def test_a_run_of_lines_with_dot_leaders_is_a_sentence_per_line() -> None:
+    text = ("Overdue charges:\n  Books .... 20p per item per day, up to a maximum of £5 per item\n"
+            "  DVDs ..... 75p per item per day, up to a maximum of £7.50 per item")
+    assert [s for s, _, _ in label_lines(split_sentences(text))] == [
+        "Overdue charges:", "Books .... 20p per item per day, up to a maximum of £5 per item",
+        "DVDs ..... 75p per item per day, up to a maximum of £7.50 per item"]
+
+
 def test_a_short_plain_text_heading_line_is_no_part_of_the_sentence_below_it() -> None:
     # a .txt trading update: "Outlook" on its own line above its paragraph was quoted as "Outlook The board now …"
     text = ("Net debt was £118 million.\n\nOutlook\nThe board now expects revenue of £1.2 billion.\n\n"

@@ -321,6 +321,7 @@ CORPUS = [*EVIDENCE, PASSWORDS, INCIDENTS, RETENTION, VENDORS, Q3_SUMMARY, Q3_PE
         ("What will Ms Brennan pay?", {"brennan", "pay"}),  # a title is no topic
         ("At what point does the library stop me borrowing because of money owed?",
          {"librari", "stop", "borrow", "owe"}),  # "at what point" asks when; "because" relates
+        ("Who can I ask about a problem with my sick pay?", {"sick", "pay"}),  # the asking is no topic
     ],
 )
 def test_focus_words_leave_out_modifiers_light_verbs_and_time_frames(question: str, focus: set[str]) -> None:
