@@ -9,7 +9,7 @@ claim supports partially; anything else does not support. `features` measures, `
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -20,7 +20,7 @@ from ledger.text.alignment import states_verbatim
 from ledger.text.derived import order_holds
 from ledger.text.figure_context import is_row_sentence
 from ledger.text.lexicon import lexicon
-from ledger.text.pairing import crossed_pairs, restated_shares
+from ledger.text.pairing import crossed_pairs, figure_sort, restated_shares
 from ledger.text.quantities import (
     THAN,
     Agreement,
@@ -329,7 +329,7 @@ def features(
         for m in agreement.matches
     ))
     agreement = _with_context(agreement, extract_quantities(context) if context else [],
-                              passage if passage != quote else "", is_row_sentence(quote))
+                              passage if passage != quote else "", is_row_sentence(quote), quote_figures)
     polar_quote = quote if polarity_text is None else polarity_text
     denied_by_claim: set[str] = set()
     denied_by_quote: set[str] = set()
@@ -428,11 +428,14 @@ def _in_a_row(text: str, at: int) -> bool:
     return is_row_sentence(text[start:end if end >= 0 else len(text)])
 
 
-def _with_context(agreement: Agreement, context: list[Quantity], passage: str = "", rowed: bool = False) -> Agreement:
+def _with_context(agreement: Agreement, context: list[Quantity], passage: str = "", rowed: bool = False,
+                  quoted: Sequence[Quantity] = ()) -> Agreement:
     """Claim figures the quote lacks but its document's title, date or section gives, or the rest of its passage
     states (for a quote that is a table row, not in another row), are matched; a bare year the quote lacks ("In
     2026, ...") frames the claim rather than asserting a figure, so it is left out. From the passage only a figure as
-    written counts: among a whole passage's figures, some pair works out to almost any number."""
+    written counts: among a whole passage's figures, some pair works out to almost any number; and not one of a
+    sort the quote's own figures (`quoted`) give ("£7.50 per item" of the next line, where the quote caps the books'
+    charge at "£5 per item")."""
     kept, stated = [], None  # the passage's figures, read only when the quote lacks one
     for m in agreement.matches:
         if m.status == "conflict" and context and _bare_year(m.claim):
@@ -449,12 +452,17 @@ def _with_context(agreement: Agreement, context: list[Quantity], passage: str = 
             found = for_its_year(found, [c.claim for c in agreement.matches], stated)  # not another year's cell
             # (a table row's figure is no other row's: "14 days" of row 5 is not row 6's deadline)
             other_row = found.evidence is not None and rowed and _in_a_row(passage, found.evidence.start)
+            own = m.claim.kind in _MEASURED and any(figure_sort(q) == figure_sort(m.claim) and q.bound == m.claim.bound
+                                                   for q in quoted)  # (an amount: a level's number names, "Tier 2")
             m = replace(found, elsewhere=True) if found.status == "matched" and not found.sources and not other_row \
-                else m
+                and not own else m
         if m.status == "absent" and _bare_year(m.claim):
             continue
         kept.append(m)
     return Agreement(tuple(kept))
+
+
+_MEASURED = ("money", "percent", "duration", "frequency", "time")
 
 
 def _bounds_agree(agreement: Agreement) -> bool:

@@ -20,7 +20,7 @@ from ledger.text.measures import measure_word
 _PARTS = re.compile(r";|\n|[.!?]\s|\b(?:and|or|but|while|whereas)\b", re.IGNORECASE)
 
 
-def _sort(q: Quantity) -> tuple[str, str, str, str]:
+def figure_sort(q: Quantity) -> tuple[str, str, str, str]:
     """A figure's kind, unit, what it is paid or counted per, and the word it is counted in ("27 days" and "5 years"
     are both durations; "20p per day" and "£5 per item" both money)."""
     return q.kind, q.unit, q.per, "" if q.kind == "money" else measure_word(q.text)
@@ -41,12 +41,15 @@ def crossed_pairs(claim: str, quote: str, agreement: Agreement, evidence: Sequen
     for m1 in matched:
         for m2 in matched:
             e1, e2 = m1.evidence, m2.evidence
-            if (e1 is None or e2 is None or m1.claim.start >= m2.claim.start or _sort(m1.claim) == _sort(m2.claim)
+            if (e1 is None or e2 is None or m1.claim.start >= m2.claim.start
+                    or figure_sort(m1.claim) == figure_sort(m2.claim)
                     or _apart(claim, m1.claim, m2.claim) or not _apart(quote, e1, e2)
                     or any(q.ranged for q in (m1.claim, m2.claim, e1, e2))):
                 continue
-            beside_e1 = [e for e in evidence if e is not e2 and _sort(e) == _sort(e2) and not _apart(quote, e1, e)]
-            beside_e2 = [e for e in evidence if e is not e1 and _sort(e) == _sort(e1) and not _apart(quote, e2, e)]
+            beside_e1 = [e for e in evidence
+                         if e is not e2 and figure_sort(e) == figure_sort(e2) and not _apart(quote, e1, e)]
+            beside_e2 = [e for e in evidence
+                         if e is not e1 and figure_sort(e) == figure_sort(e1) and not _apart(quote, e2, e)]
             if (len(beside_e1) == 1 and len(beside_e2) == 1 and not beside_e1[0].ranged
                     and beside_e1[0].value != e2.value and beside_e2[0].value != e1.value):
                 crossed[id(m2)] = beside_e1[0]  # the quote gives this figure beside the claim's other one

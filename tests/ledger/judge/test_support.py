@@ -932,3 +932,13 @@ def test_a_name_listed_with_names_one_sentence_gives_is_added_though_another_sen
     assert f.added == "Standard" and decide_support(f)[0] == "contradicted"  # "does not apply to … Standard"
     first = features(claim, quote.split(". ")[0] + ".", 0.85)
     assert decide_support(first)[0] == "none"  # not even partial support
+
+
+def test_a_claim_figure_the_passage_gives_elsewhere_is_not_stated_where_the_quote_gives_its_own() -> None:
+    passage = ("Adult cards:\nBooks .... 20p per item per day, up to a maximum of £5 per item\n"
+               "DVDs ..... 75p per item per day, up to a maximum of £7.50 per item")
+    quote = "Books .... 20p per item per day, up to a maximum of £5 per item"
+    f = features("Late books are charged at 20p a day, capped at £7.50 per item.", quote, 0.78, passage=passage)
+    assert decide_support(f)[0] != "full"  # the DVDs' cap is not the books'
+    f = features("Late books are charged at 20p a day, and DVDs at 75p.", quote, 0.78, passage=passage)
+    assert [m.status for m in f.quantities.matches] == ["matched", "matched"]  # 75p is of no sort the quote gives
