@@ -110,8 +110,7 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                 # column, "2023: 9.8 C", is its row's: `for_its_year`)
                 head = max(text.rfind("; ", line_start, q.start) + 2, text.rfind("(", line_start, q.start) + 1)
                 terms = frozenset(key_terms(text[head:q.start])) | q.context
-            if not labelled and (main := _main_clause(text, line_start, q, qs[n + 1].start if n + 1 < len(qs)
-                                                      else line_start + len(line))):
+            if not labelled and (main := _main_clause(text, line_start, q, stop)):
                 terms |= frozenset(key_terms(main))  # "If rent is unpaid 14 days after it is due, the landlord
                 # may charge interest": the condition's figure is about the charge too
             in_row = bool(row) and labelled and q.start > line_start + keyed.end(1)  # type: ignore[union-attr]

@@ -18,6 +18,7 @@ from ledger.text.measures import measure_word
 
 # Where one coordinated part of a sentence ends and the next begins; a sentence's end or a line's parts it too.
 _PARTS = re.compile(r";|\n|[.!?]\s|\b(?:and|or|but|while|whereas)\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
 
 
 def figure_sort(q: Quantity) -> tuple[str, str, str, str]:
@@ -73,12 +74,9 @@ def restated_shares(claim: str, quote: str, agreement: Agreement, evidence: Sequ
         if (before.status != "matched" or before.evidence is None or before.claim.kind == "percent"
                 or _SENTENCE_END.search(claim, before.claim.end, m.claim.start)):
             continue
-        after = [e for e in evidence if e.start >= before.evidence.end]
-        nxt = min(after, key=lambda e: e.start, default=None)
+        nxt = min((e for e in evidence if e.start >= before.evidence.end), key=lambda e: e.start, default=None)
         if (nxt is not None and nxt.kind == "percent" and id(nxt) not in used and nxt.value != m.claim.value
                 and not _SENTENCE_END.search(quote, before.evidence.end, nxt.start)):
             matches[n] = replace(m, status="conflict", evidence=nxt)
     return Agreement(tuple(matches))
 
-
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
