@@ -348,6 +348,14 @@ def features(
         # both deny something, but the quote denies what the claim affirms: "It shall not be enclosed, and it shall not
         # be used as living accommodation" against "may be enclosed, as long as it is not used as living ..."
         claim_negated = False
+    if claim_negated != quote_negated:
+        # a negation in a condition asserts nothing: "In the weeks when your black bin is not collected, your blue bin
+        # … [is] collected" against "In the weeks between black bin collections, the crew empties the blue bin"
+        sides = ((claim, quote_terms + said_otherwise), (polar_quote, claim_terms + echoed))
+        said = [polarity(text, terms, loose=True)[0] for text, terms in sides]
+        asserted = [polarity(text, terms, loose=True, asserted=True)[0] for text, terms in sides]
+        if said != asserted and asserted[0] == asserted[1]:
+            claim_negated = quote_negated = asserted[0]
     if claim_negated != quote_negated and (restriction_restated(polar_quote, claim) if claim_negated
                                            else restriction_restated(claim, polar_quote)):
         claim_negated = quote_negated  # "only if" is "not ... unless": one restriction, not opposite statements

@@ -37,6 +37,7 @@ class Quantity:
     baseline: bool = False  # the date of what a figure is compared with: "12 complaints, compared with 15 in 2022"
     since: frozenset[str] = frozenset()  # key terms of what a duration is counted from: "impact began" of "52
     # minutes after impact began"
+    measure: str = ""  # an abbreviation right after a share, naming what it measures: "ltv" of "80% LTV"
     difference: str = ""  # a difference between two figures, by what it measures (the first word of its group in
     # the lexicon's `comparatives`): "more" for "£40 more than", "rose by 12%", "15 fewer"; "earlier" for "15 minutes
     # earlier"

@@ -203,6 +203,8 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
              else q for q in found]
     found = [replace(q, difference=_difference(text, q)) if q.kind not in ("date", "weekday", "time") else q
              for q in found]
+    found = [replace(q, measure=measure) if q.kind == "percent" and (measure := _measure_after(text, q)) else q
+             for q in found]
     # the number of a numbered heading or clause ("1. TERM", "2.1 The rent is ...") names it: no amount
     found = [replace(q, identifier=True) if q.kind == "number" and _numbers_its_line(text, q) else q for q in found]
     found = _days_of_a_later_month(text, sorted(found, key=lambda q: q.start))
@@ -582,6 +584,8 @@ def _per_year(a: Quantity, b: Quantity) -> tuple[float, float] | None:
 
 def _comparable(a: Quantity, b: Quantity) -> bool:
     """Whether two quantities measure the same thing, so different values would conflict."""
+    if a.kind == "percent" and b.kind == "percent" and (_names_other_measure(a, b) or _names_other_measure(b, a)):
+        return False  # "80% LTV" is no interest rate ("a fixed 4.29%")
     if {a.kind, b.kind} == {"count", "number"}:
         # "serves 8 people" and "Serves 6": a bare number is a count of what the word before it does or has
         number, count = (a, b) if a.kind == "number" else (b, a)
@@ -671,6 +675,23 @@ def _measures(a: Quantity, b: Quantity) -> tuple[tuple[str, float], tuple[str, f
     if word_a == word_b or not (unit_a := unit_size(word_a)) or not (unit_b := unit_size(word_b)):
         return None
     return (unit_a[0], a.value * unit_a[1]), (unit_b[0], b.value * unit_b[1])
+
+
+_ABBREVIATION_AFTER = re.compile(r"[ \t]+([A-Z]{2,5})\b")
+
+
+def _measure_after(text: str, q: Quantity) -> str:
+    """The abbreviation right after a share that names what it measures ("80% LTV", "4.5% APR"), lower-cased; not in
+    a line written in capitals ("SAVE 20% TODAY")."""
+    found = _ABBREVIATION_AFTER.match(text, q.end)
+    before = re.findall(r"[A-Za-z]+", text[max(0, q.start - 30):q.start])
+    return found.group(1).lower() if found and not (before and before[-1].isupper()) else ""
+
+
+def _names_other_measure(a: Quantity, b: Quantity) -> bool:
+    """Whether a share names what it measures by an abbreviation ("80% LTV") that the other neither names nor is
+    about."""
+    return bool(a.measure) and a.measure != b.measure and a.measure not in _about(b)
 
 
 def _unit_size(q: Quantity) -> float:

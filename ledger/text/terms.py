@@ -777,8 +777,23 @@ def _prefixed_negations(text: str, others: set[str]) -> list[tuple[str, int]]:
     return found
 
 
+_PHRASE_BREAK = re.compile(r"[.;…:,]")
+
+
+@cache
+def _condition_opener() -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{phrase_pattern(lexicon().words('conditions', 'opening_conditions'))})\b", re.IGNORECASE)
+
+
+def in_condition(text: str, at: int) -> bool:
+    """Whether the word at `at` lies in a condition: after "if", "when", "unless" … in its own clause ("In the weeks
+    when your black bin is not collected, …", "…, and if we cannot bring your speed back …"). Pure."""
+    start = max((m.end() for m in _PHRASE_BREAK.finditer(text, 0, at)), default=0)
+    return bool(_condition_opener().search(text, start, at))
+
+
 def polarity(text: str, other_terms: Iterable[str], loose: bool = False,
-             denied_out: set[str] | None = None) -> tuple[bool, int]:
+             denied_out: set[str] | None = None, asserted: bool = False) -> tuple[bool, int]:
     """(negated, anchor) of `text` against the other side's terms.
 
     Only negations that bear on those terms count (their head is one of the terms, or two of their words are;
@@ -788,7 +803,8 @@ def polarity(text: str, other_terms: Iterable[str], loose: bool = False,
     negative prefix that denies one of the terms ("unguarded" against "guarded") is a negation too. `anchor` is
     how many of the terms the strongest negation covers when its head is one of them ("may not repair a damaged
     appliance" against a claim about repairing). `denied_out`, when given, receives the terms the negations deny by
-    their heads ("enclos" of "It shall not be enclosed").
+    their heads ("enclos" of "It shall not be enclosed"). With `asserted`, a negation in a condition ("when it is not
+    collected, …") does not count: it asserts nothing.
     """
     others = set(other_terms)
     # "not guarded" bears on the other side's "unguarded": what its prefix denies is a term of that side too
@@ -813,6 +829,8 @@ def polarity(text: str, other_terms: Iterable[str], loose: bool = False,
     relevant = [(scope, heads, start) for _, scope, heads, start, elided in negations
                 if heads & others or (not elided and bears(scope, start))]
     relevant += [((term,), frozenset({term}), start) for term, start in _prefixed_negations(text, others)]
+    if asserted:  # only what the text asserts: a negation in a condition states nothing ("when it is not collected")
+        relevant = [r for r in relevant if not in_condition(text, r[2])]
     if denied_out is not None:
         denied_out.update(h for _, heads, _ in relevant for h in heads & others)
     anchor = max((len(set(scope) & others) for scope, heads, _ in relevant if heads & others), default=0)

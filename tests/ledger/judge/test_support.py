@@ -942,3 +942,21 @@ def test_a_claim_figure_the_passage_gives_elsewhere_is_not_stated_where_the_quot
     assert decide_support(f)[0] != "full"  # the DVDs' cap is not the books'
     f = features("Late books are charged at 20p a day, and DVDs at 75p.", quote, 0.78, passage=passage)
     assert [m.status for m in f.quantities.matches] == ["matched", "matched"]  # 75p is of no sort the quote gives
+
+
+def test_a_negation_in_a_condition_is_no_opposite_statement() -> None:
+    quote = "In the weeks when your black bin is not collected, your blue bin and purple box are collected instead."
+    f = features("In the weeks between black bin collections, the crew empties the blue bin and the purple box "
+                 "instead.", quote, 0.76)
+    assert not f.claim_negated and not f.quote_negated and decide_support(f)[0] != "contradicted"
+    # a negation the quote asserts still makes the opposite statement
+    asserted = features("Your blue bin and purple box are collected every week.",
+                        "Your blue bin and purple box are not collected every week.", 0.9)
+    assert decide_support(asserted)[0] == "contradicted"
+
+
+def test_a_share_named_by_an_abbreviation_after_it_is_no_rival_of_another_share() -> None:
+    row = "Product (Detail: 5 Year Fixed Rate (80% LTV), product code FX5-80-0725)."
+    rate = figures("For the first five years the monthly payment would be £1,330.67, at a fixed 4.29%.", row)
+    assert not rate.conflicts
+    assert figures("The APR is 5.9%.", "Representative 6.9% APR.").conflicts  # what the claim's share is of
