@@ -57,6 +57,7 @@ from ledger.text.terms import (
 )
 
 _PRIORITY: dict[Support, int] = {"full": 3, "contradicted": 2, "partial": 1, "none": 0}
+OPPOSITE_POLARITY = "same statement, opposite polarity: the evidence "
 _FIGURES = ("full_figures", "computed")  # full support whose figures the quote gives, or works out to
 COMPUTED = "worked out:"  # in a reason: a claim figure follows from the quote's (ledger.text.derived, ledger.text.ages)
 REWORDED = "stated as"  # in a reason: a claim figure the quote gives in another form ("two fifths of, stated as 41%")
@@ -555,7 +556,7 @@ def _decide(f: SupportFeatures, t: Thresholds) -> tuple[Support, str, str]:
     anchored_flip = f.negation_anchor >= 2 and f.similarity >= t.related_similarity and f.coverage >= t.related_coverage
     if flipped and not q.absent and (on_topic or anchored_flip):
         said = "negates it" if f.quote_negated else "states it without the negation"
-        return "contradicted", "negation", f"same statement, opposite polarity: the evidence {said}"
+        return "contradicted", "negation", f"{OPPOSITE_POLARITY}{said}"
     # A swapped name moves the embedding itself: the topic test asks for the usual term overlap, less similarity.
     # (a field names its role outright, "Incident commander: Marcus Lindqvist": the two names are all that differ)
     related = f.similarity >= (t.conflict_similarity if f.role_field else t.related_similarity)
@@ -693,6 +694,10 @@ def choose_check(checks: list[tuple[float, float, SupportCheck]]) -> SupportChec
 def _denied_inside(against: SupportCheck, full: SupportCheck) -> bool:
     """Whether a sentence that denies the claim ("the skipper may delay a sailing but cannot cancel it") lies inside
     a longer quote read as supporting it (the same sentence after "Sailings may be cancelled in gales."): the longer
-    quote's support came from its other sentence, and it quotes the denial too."""
+    quote's support came from its other sentence, and it quotes the denial too. Not a sentence that only lacks the
+    claim's denial ("The evacuation lift … may only be used …" inside "Do not use the passenger lifts. The evacuation
+    lift …", for "Nobody should use the passenger lifts; the evacuation lift is only for …"): the longer quote has
+    the denial."""
     inside = full.quote_start <= against.quote_start and against.quote_end <= full.quote_end
-    return against.rule == "negation" and against.quote_start >= 0 and inside and len(full.quote) > len(against.quote)
+    return (against.rule == "negation" and against.reason.startswith(f"{OPPOSITE_POLARITY}negates")
+            and against.quote_start >= 0 and inside and len(full.quote) > len(against.quote))

@@ -574,6 +574,14 @@ def _period(q: Quantity) -> str:
     return named.pop() if len(named) == 1 else ""
 
 
+def _per_thing_and_period(a: Quantity, b: Quantity) -> bool:
+    """Whether one amount is paid per a thing the other names, and the other per a period: a price per thing says
+    nothing of the period it is paid in, so "£54 a year for each brown bin" is "£54 per bin for the subscription
+    year"; "capped at £100 per order" is no "£6.40 for each day" (no order there)."""
+    return any(x.per and x.per not in DURATIONS and y.per in DURATIONS and x.per in _about(y)
+               for x, y in ((a, b), (b, a)))
+
+
 def _per_year(a: Quantity, b: Quantity) -> tuple[float, float] | None:
     """Two amounts of money paid in different periods, as amounts a year ("£30 a month" and "£360 a year")."""
     pa, pb = _period(a), _period(b)
@@ -595,7 +603,7 @@ def _comparable(a: Quantity, b: Quantity) -> bool:
     if a.kind == "money":
         pa, pb = _period(a), _period(b)
         return (a.unit == b.unit or not a.unit or not b.unit) and (
-            pa == pb or not pa or not pb or (pa in PER_YEAR and pb in PER_YEAR))
+            pa == pb or not pa or not pb or (pa in PER_YEAR and pb in PER_YEAR) or _per_thing_and_period(a, b))
     if a.kind == "count" and (pair := _measures(a, b)):
         # "26 miles" and "42 km" are both lengths; "110 miles long" and "8 mi east" are lengths of different things
         qualified_a, qualified_b = (q.context - {stem(measure_word(q.text))} - _measure_words("measure_route_words")

@@ -480,13 +480,26 @@ def test_a_denial_inside_a_longer_supporting_quote_contradicts(embedder: object)
 
 
 def test_a_denial_outside_the_supporting_quote_does_not_outweigh_it() -> None:
-    from ledger.judge.support_rules import SupportCheck, choose_check
+    from ledger.judge.support_rules import OPPOSITE_POLARITY, SupportCheck, choose_check
 
     full = SupportCheck("full", "Trips run daily. Trips stop in winter.", 0.8, "", "full", 0, 40)
-    inside = SupportCheck("contradicted", "Trips stop in winter.", 0.7, "", "negation", 17, 40)
-    outside = SupportCheck("contradicted", "Trips never run at night.", 0.7, "", "negation", 41, 66)
+    inside = SupportCheck("contradicted", "Trips stop in winter.", 0.7, f"{OPPOSITE_POLARITY}negates it", "negation",
+                          17, 40)
+    outside = SupportCheck("contradicted", "Trips never run at night.", 0.7, f"{OPPOSITE_POLARITY}negates it",
+                           "negation", 41, 66)
     assert choose_check([(1.0, 0.8, full), (0.9, 0.6, inside)]) is inside
     assert choose_check([(1.0, 0.8, full), (0.9, 0.6, outside)]) is full
+
+
+def test_a_sentence_lacking_the_claims_denial_inside_a_quote_that_has_it_does_not_outweigh_it() -> None:
+    from ledger.judge.support_rules import OPPOSITE_POLARITY, SupportCheck, choose_check
+
+    # "Nobody should use the passenger lifts; the evacuation lift is only for …"
+    full = SupportCheck("full", "Do not use the passenger lifts. The evacuation lift may only be used by …", 0.89, "",
+                        "full", 0, 74)
+    lacking = SupportCheck("contradicted", "The evacuation lift may only be used by …", 0.84,
+                           f"{OPPOSITE_POLARITY}states it without the negation", "negation", 32, 74)
+    assert choose_check([(1.0, 0.82, full), (0.9, 0.73, lacking)]) is full
 
 
 @pytest.mark.model

@@ -987,3 +987,13 @@ def test_a_figure_the_claim_gives_twice_is_not_moved_by_the_rival_of_its_other_f
 def test_a_unit_word_with_a_capital_after_an_article_names_something_and_is_no_duration() -> None:
     assert not extract_quantities("A Night shift token can be used until the next day.")
     assert [q.text for q in extract_quantities("The token can be used for a night.")] == ["a night"]
+
+
+def test_a_price_per_thing_is_compared_with_a_price_per_period() -> None:
+    quote = "The garden waste service costs £54 per bin for the subscription year."
+    assert statuses("Garden waste costs £54 a year for each brown bin.", quote) == ["matched"]
+    assert statuses("Garden waste costs £60 a year for each brown bin.", quote) == ["conflict"]
+    assert statuses("Tickets cost £8 per adult.", "Tickets cost £10 per car.") == ["absent"]  # two things
+    # a cap per order is no rate per day where nothing names an order
+    assert statuses("Compensation is capped at £100 per order.", "Compensation: £6.40 for each day of delay.") == [
+        "absent"]
