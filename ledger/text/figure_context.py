@@ -34,6 +34,7 @@ _NAMES_COLUMN = re.compile(r"[ \t]*:[ \t]")  # right after a figure in a row: th
 _PATH_MARK = re.compile(r"\s[…›]\s")  # between a quote's headings, and where a quote skips text
 _PART_OF = re.compile(r"\s*(?:out\s+)?of(?:\s+the|\s+its|\s+their)?\s*", re.IGNORECASE)  # "12 of the 40 schools"
 _AMOUNTS = ("count", "number")
+_COORDINATED = re.compile(r"\s*(?:,\s*)?(?:and|or|but)\b", re.IGNORECASE)  # "… and from 8am to 11am"
 _RANGE_GAP = re.compile(r"\s*(?:to|through|-|–|—|--|and)\s*", re.IGNORECASE)
 
 
@@ -61,7 +62,7 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
         qs = [q for q in found if line_start <= q.start < line_start + len(line)]
         if not qs:
             continue
-        cursor, shared = line_start, frozenset[str]()
+        cursor, shared, subject = line_start, frozenset[str](), frozenset[str]()
         # a table row's sentence: its fields are the row's ("Autumn (Deadline: …)"); a quote's headings and skipped
         # text before the row ("Policy Schedule › Specified items (cover away from home) … Camera (…)") are not it
         row_at = max((m.end() for m in _PATH_MARK.finditer(line)), default=0)
@@ -96,8 +97,14 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                 # "The ticket price is $40 per seat for the evening show and $25 per seat for the matinee":
                 # when the first figure is described after it, the words before it are the subject of all of them.
                 shared = frozenset(key_terms(before)) if trailing and key_terms(trailing.group(0)) else frozenset()
+                subject = frozenset(key_terms(before))
             else:
                 terms |= shared
+                if _COORDINATED.match(before) and not key_terms(before):
+                    # "Breakfast is served in the Garden Room from 7am to 10am on weekdays and from 8am to 11am at
+                    # weekends": a figure coordinated with the first, with no words of its own before it, has the
+                    # first one's subject
+                    terms |= subject
             if not terms and described:
                 terms = described[-1].about  # "Northern region $3.1 million 42%": the share inherits the row label
             if not terms:  # nothing near: the whole line

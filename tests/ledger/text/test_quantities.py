@@ -997,3 +997,11 @@ def test_a_price_per_thing_is_compared_with_a_price_per_period() -> None:
     # a cap per order is no rate per day where nothing names an order
     assert statuses("Compensation is capped at £100 per order.", "Compensation: £6.40 for each day of delay.") == [
         "absent"]
+
+
+def test_a_figure_coordinated_with_the_first_has_the_first_ones_subject() -> None:
+    quote = "Breakfast is served in the Garden Room from 7am to 10am on weekdays and from 8am to 11am at weekends."
+    weekend = [q for q in extract_quantities(quote) if q.text == "8am"][0]
+    assert {"breakfast", "garden", "room"} <= weekend.about
+    # 10.30am is inside the weekend hours: the weekday hours' 10am is no rival
+    assert statuses("Guests can have breakfast in the Garden Room at 10.30am on a Saturday.", quote)[0] == "matched"
