@@ -16,7 +16,7 @@ quarter", "in 2026") is kept apart as the part's *periods*: evidence about anoth
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from ingest.retrieval import DESIGNATION
@@ -191,6 +191,9 @@ class QuestionPart:
 
     actions: frozenset[str] = frozenset()
     wants_person: bool = False  # "who …", "by whom …": answered by a name, or failing one a role
+    # focus stems only the asker's situation gives ("There are seven of us living in the house. Can we …"): an answer
+    # may leave them out
+    situation: frozenset[str] = frozenset()
 
 
 def without_time_frames(text: str) -> str:
@@ -232,8 +235,29 @@ def focus_stems(text: str) -> frozenset[str]:
     """Content stems of a question that name what it is about (not the kind of answer it wants, not a generic
     modifier, not its time frame)."""
     asking, titles = _words().asking, lexicon().word_set("stopwords", "honorifics")
+    # (a title is no topic: "Ms"; nor a figure, in digits or words: "seven of us" is compared as a figure)
     return frozenset(s for s in content_stems(without_answer_kind(without_time_frames(text)))
-                     if s not in asking and s not in titles and not s.isdigit())  # (a title is no topic: "Ms")
+                     if s not in asking and s not in titles and not s.isdigit() and s not in _number_stems())
+
+
+@cache
+def _number_stems() -> frozenset[str]:
+    """Numbers written as words ("seven", "twenty"), as stems."""
+    words = lexicon().words("numbers", "units") + lexicon().words("numbers", "tens")
+    return frozenset(s for w in words for s in content_stems(w))
+
+
+_STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[A-Z])")
+
+
+def situation_stems(question: str) -> frozenset[str]:
+    """The focus stems only the asker's own situation gives: the statements before the question ("There are seven of
+    us living in the house. Can we have a bigger black bin?"). Who asks, and why, is no topic an answering passage
+    names ("Households with 6 or more permanent residents can apply for a 240-litre black bin"). Pure."""
+    sentences = _STATEMENT_END.split(question.strip())
+    if len(sentences) < 2 or "?" in " ".join(sentences[:-1]) or "?" not in sentences[-1]:
+        return frozenset()
+    return focus_stems(" ".join(sentences[:-1])) - focus_stems(sentences[-1])
 
 
 _PRICED_KINDS = frozenset({"money", "percent"})
@@ -367,6 +391,8 @@ def question_parts(question: str) -> list[QuestionPart]:
     if len(parts) > 1 and not parts[0].focus:
         first = parts.pop(0)
         parts[0] = make_part(parts[0].text, parts[0].focus, parts[0].wants_figure or first.wants_figure)
+    if situation := situation_stems(question):
+        parts = [replace(p, situation=p.focus & situation) for p in parts]
     return parts
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 import numpy as np
@@ -143,7 +143,9 @@ class LocalWriter:
         # What the evidence names anywhere: its sentences, and the headings and titles above them ("Chowder").
         known: set[str] = set().union(*(u.stems | u.context_stems for u in units))
         # Short stems ("fli" of "fly") are too often verbs the evidence words differently to mean anything.
-        absent = {s for p in parts for s in p.focus if len(s) >= 4 and not stems_cover(frozenset({s}), known)}
+        # (the asker's situation, "There are seven of us living in the house.", need not be named anywhere)
+        absent = {s for p in parts for s in p.focus - p.situation
+                  if len(s) >= 4 and not stems_cover(frozenset({s}), known)}
         # A common word the evidence words differently ("feel sick" for "nausea", "hottest" for "warmest") is a
         # paraphrase; a rare one ("humidity", "tuition") names a concept, whose absence means "not answered". A word
         # that cannot be a noun ("measured", "refundable") names no concept: the answer may say it otherwise.
@@ -358,7 +360,8 @@ class LocalWriter:
             bar = CONTEXT_SIMILARITY if covered * 2 >= asked else UNKNOWN_WORD_SIMILARITY
             # (a passage on the code asked about needs no verb of the question: "What does Service C include?")
             if sim < bar and any(len(s) >= 4 and s not in reworded and not stem_covered(s, unit.context_stems)
-                                 and (i not in coded or (s in nouns and s not in code_stems)) for s in part.focus):
+                                 and (i not in coded or (s in nouns and s not in code_stems))
+                                 for s in part.focus - part.situation):
                 continue
             if part.focus & unit.names_subject and part.focus - unit.names_subject - unit.label_stems:
                 continue  # "Property: Flat 3, …" names what "the rent for Flat 3" is asked of; it is no answer
@@ -435,6 +438,8 @@ def _coverage(part: QuestionPart, unit: Unit, reworded: frozenset[str]) -> tuple
     the treasurer of the rowing club?" asks of the rowing club's minutes."""
     if _heading_asks(part, unit) or _gives_asked_reason(part, unit):
         return len(part.focus), len(part.focus)
+    if left_out := frozenset(s for s in part.situation if s not in reworded and not stem_covered(s, unit.named_stems)):
+        part = replace(part, focus=part.focus - left_out, situation=frozenset())  # the asker's own situation
     own = stems_cover(part.focus, unit.named_stems)
     named = _named(part, unit)
     titled = len((named | _headed(part, unit, named)) - reworded) - own

@@ -322,6 +322,7 @@ CORPUS = [*EVIDENCE, PASSWORDS, INCIDENTS, RETENTION, VENDORS, Q3_SUMMARY, Q3_PE
         ("At what point does the library stop me borrowing because of money owed?",
          {"librari", "stop", "borrow", "owe"}),  # "at what point" asks when; "because" relates
         ("Who can I ask about a problem with my sick pay?", {"sick", "pay"}),  # the asking is no topic
+        ("Can the seven of us share one black bin?", {"share", "black", "bin"}),  # a figure in words is no topic
     ],
 )
 def test_focus_words_leave_out_modifiers_light_verbs_and_time_frames(question: str, focus: set[str]) -> None:
@@ -1328,3 +1329,19 @@ def test_a_sentence_naming_its_doer_as_she_is_written_with_the_heading_that_name
 def test_an_irregular_form_covers_what_it_is_a_form_of(wanted: str, have: str, covered: bool) -> None:
     # "Who led the study?" is answered by "Project lead: Dr Mirela Voss"
     assert stem_covered(wanted, {have}) is covered
+
+
+def test_the_askers_situation_before_the_question_is_focus_an_answer_may_leave_out() -> None:
+    (part,) = question_parts("There are seven of us living in the house. Can we have a bigger black bin?")
+    assert part.situation == {"hous", "live"} and part.situation < part.focus
+    (part,) = question_parts("Can we have a bigger black bin for the house?")
+    assert not part.situation  # a question's own words are all its topic
+
+
+@pytest.mark.model
+def test_a_question_after_the_askers_situation_is_answered_by_a_passage_that_does_not_restate_it(
+        embedder: object) -> None:
+    fines = make_chunk("Late returns\nA fine of 20p a day is charged for each item returned after its due date.")
+    draft = write(embedder, "My sister returned her library book two weeks late. Does she have to pay a fine?",
+                  [fines])
+    assert draft.answered and "20p a day" in draft.text
