@@ -36,6 +36,7 @@ from ledger.text.numbers import (
     TIMES,
     TOKEN_RE,
     VERSION_RE,
+    WEEKDAYS,
     Token,
     and_a_half_at,
     article_number_at,
@@ -159,6 +160,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             found.append(Quantity(kind, float(parts[3] or 0), parts=parts, text=m.group(0), start=m.start(),  # type: ignore[arg-type]
                                   end=m.end(), upper=year_span_end(m)))
             masked[m.start():m.end()] = " " * (m.end() - m.start())  # dates are done; keep their digits from counts
+    found += _week_parts(text)
     for m in VERSION_RE.finditer(text):
         masked[m.start():m.end()] = " " * (m.end() - m.start())
     tokens = [(m.group(0), m.start(), m.end()) for m in TOKEN_RE.finditer("".join(masked))]
@@ -1006,6 +1008,27 @@ def _date_statuses(
             # "closed in 1952" against "operated from 1952 to 1996": the date of the other end is the claim's
             status[ends[0]], status[ends[1]], other_end = "absent", "conflict", ends[1]
     return status, spans, other_end
+
+
+@cache
+def _week_part_words() -> tuple[re.Pattern[str], dict[str, tuple[int, int]]]:
+    table = lexicon().table("calendar", "week_parts")
+    ends = {word: tuple(WEEKDAYS.index(day) for day in days.split()) for word, days in table.items()}
+    return re.compile(rf"\b(?:{'|'.join(map(re.escape, table))})\b", re.IGNORECASE), ends  # type: ignore[return-value]
+
+
+def _week_parts(text: str) -> list[Quantity]:
+    """A part of the week in words as the range of weekdays it is ("at weekends": Saturday to Sunday), so that a day
+    is found inside it ("on a Saturday"); `calendar.toml` `week_parts`."""
+    pattern, ends = _week_part_words()
+    out = []
+    for m in pattern.finditer(text):
+        first, last = ends[m.group(0).lower()]
+        out += [Quantity("weekday", float(first), parts=(None, None, None, first), text=m.group(0), start=m.start(),
+                         end=m.end(), upper=float(last), ranged=True),
+                Quantity("weekday", float(last), parts=(None, None, None, last), text=m.group(0), start=m.start(),
+                         end=m.end(), ranged=True)]
+    return out
 
 
 def _date_ranges(evidence: Sequence[Quantity]) -> list[tuple[Quantity, Quantity]]:

@@ -1005,3 +1005,11 @@ def test_a_figure_coordinated_with_the_first_has_the_first_ones_subject() -> Non
     assert {"breakfast", "garden", "room"} <= weekend.about
     # 10.30am is inside the weekend hours: the weekday hours' 10am is no rival
     assert statuses("Guests can have breakfast in the Garden Room at 10.30am on a Saturday.", quote)[0] == "matched"
+
+
+def test_a_part_of_the_week_in_words_is_the_range_of_its_days() -> None:
+    quote = "Breakfast is served in the Garden Room from 7am to 10am on weekdays and from 8am to 11am at weekends."
+    assert statuses("Guests can have breakfast in the Garden Room at 10.30am on a Saturday.", quote) == [
+        "matched", "matched"]
+    assert statuses("The office is open on Tuesdays.", "The office is open on weekdays from 9am.") == ["matched"]
+    assert statuses("The office is open on Sundays.", "The office is open on weekdays from 9am.") == ["conflict"]
