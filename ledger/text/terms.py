@@ -665,12 +665,30 @@ def overstated_quantifier(claim: str, quote: str) -> tuple[str, str] | None:
     "every" itself. Pure."""
     rules = _rules()
     every = rules.every.search(claim)
-    if every is None or rules.every.search(quote):
+    if every is None:
         return None
-    part = rules.partial.search(quote) or _some_of_all(quote)
-    return (every.group(0), part.group(0)) if part and not rules.partial.search(claim) else None
+    part = None if rules.every.search(quote) else rules.partial.search(quote) or _some_of_all(quote)
+    if part and not rules.partial.search(claim):
+        return every.group(0), part.group(0)
+    restricted = _restricted_group(claim, every.end(), quote)
+    return (every.group(0), restricted.group(0)) if restricted else None
 
 
+_RESTRICTING_CLAUSE = re.compile(r"\b([A-Za-z-]+)\s+(?:who|that|whose)\b", re.IGNORECASE)
+
+
+def _restricted_group(claim: str, after: int, quote: str) -> re.Match[str] | None:
+    """The quote's group with a clause that picks some of its members ("Children who have never had a flu vaccine
+    before … need two doses"), where the claim says "all" of that group ("All children aged 2 to 11 need two doses")
+    without the clause, and the quote never says "all" of it."""
+    named = {stem(w) for w in re.findall(r"[A-Za-z-]+", claim[after:])[:3] if w.lower() not in STOPWORDS}
+    said = {stem(m.group(1)) for m in _RESTRICTING_CLAUSE.finditer(claim)}
+    whole = {stem(m.group(1)) for m in _ALL_OF.finditer(quote)}
+    return next((m for m in _RESTRICTING_CLAUSE.finditer(quote)
+                 if (group := stem(m.group(1))) in named and group not in said and group not in whole), None)
+
+
+_ALL_OF = re.compile(r"\b(?:all|every|each)\s+(?:of\s+)?(?:the\s+|our\s+|your\s+)?([A-Za-z-]+)", re.IGNORECASE)
 _SOME_OF = re.compile(r"\b(\d[\d,]*)\s+(?:out\s+)?of\s+(?:the\s+|our\s+|its\s+|their\s+|all\s+)?(\d[\d,]*)\b",
                       re.IGNORECASE)
 

@@ -289,6 +289,11 @@ def test_a_move_one_way_against_a_move_the_other_way(claim: str, quote: str, tur
         ("All parcels are scanned on arrival.", "Most parcels are scanned on arrival.", ("All", "Most")),
         ("All parcels are scanned on arrival.", "All parcels are scanned on arrival; most arrive by noon.", None),
         ("Some parcels are scanned on arrival.", "Most parcels are scanned on arrival.", None),  # no "every"
+        # a clause that picks some of the group
+        ("All children aged 2 to 11 need two doses.", "Children who have never had a flu vaccine need two doses.",
+         ("All", "Children who")),
+        ("All staff who handle data must be trained.", "Staff who handle personal data must be trained.", None),
+        ("All staff get 25 days' leave.", "All staff get 25 days' leave. Staff who work weekends get extra pay.", None),
     ],
 )
 def test_a_claim_about_every_member_against_a_quote_about_part_of_the_group(
