@@ -124,7 +124,8 @@ _MEASURED_KINDS = frozenset({"measure", "count", "number"})  # "how heavy": "3.9
 _HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[a-z0-9-]+[\s,]*){1,4})", re.I)
 # A time frame: "at the end of the third quarter", "in Q3 2026", "during the quarter", "in fiscal 2025". Never a
 # rate ("per year") or a span ("within one year"): those belong to the figure asked for.
-_ORDINAL = r"(?:first|second|third|fourth|1st|2nd|3rd|4th|last|previous|prior|next|current|latest|same|full|this)"
+_ORDINAL = (r"(?:first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|5th|6th|last|previous|prior|next|current|latest|"
+            r"same|full|this)")
 _DAY_AND_YEAR = r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?(?:,?\s+(?:19|20)\d\d)?"
 
 
@@ -141,7 +142,7 @@ def _time_frame() -> re.Pattern[str]:
     """A time frame: "at the end of the third quarter", "in Q3 2026", "during the quarter", "in fiscal 2025"."""
     month = _month_pattern()
     period = (
-        rf"(?:{month}|\d{{1,2}}\s+{month}|(?:{_ORDINAL}\s+)?(?:(?:fiscal|financial|calendar)\s+)?"
+        rf"(?:year\s+[1-6](?![.,:/-]?\d)|{month}|\d{{1,2}}\s+{month}|(?:{_ORDINAL}\s+)?(?:(?:fiscal|financial|calendar)\s+)?"
         r"(?:quarter|half|year|month)(?:\s+(?:of\s+)?(?:fy\s*)?(?:19|20)\d\d)?|q[1-4](?:\s+(?:of\s+)?(?:19|20)\d\d)?|"
         r"h[12](?:\s+(?:19|20)\d\d)?|(?:fiscal\s+|fy\s*)?(?:19|20)\d\d)"
     )
@@ -158,7 +159,10 @@ _QUARTER = re.compile(
 _HALF = re.compile(r"\b(?:h([12])|(first|second|1st|2nd)\s+half)\b", re.I)
 _YEAR = re.compile(r"(?<![$\d.,])\b((?:19|20)\d\d)\b(?![\d.,]\d)")
 _ORDINAL_NUMBER = {"first": "1", "second": "2", "third": "3", "fourth": "4", "1st": "1", "2nd": "2", "3rd": "3",
-                   "4th": "4"}
+                   "4th": "4", "fifth": "5", "sixth": "6", "5th": "5", "6th": "6"}
+# the year of a course, term or scheme: "Year 2", "the second year" (not "2 years", a duration)
+_NTH_YEAR = re.compile(r"\byear\s+([1-6])\b(?![.,:/-]?\d)|\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|5th|"
+                       r"6th)\s+year\b", re.I)
 _PART_SPLIT = re.compile(r"\?+|;")
 # A conjunction starts a new part when a question word, an auxiliary or a determiner follows it
 # ("and how long…", "and is…", "and the late fee"), never inside names like "Terms and Conditions".
@@ -202,10 +206,12 @@ def without_time_frames(text: str) -> str:
 
 
 def periods(text: str) -> frozenset[str]:
-    """The quarters, halves and years a text names: "Q3 2026 …" → {"q3", "y2026"}."""
+    """The quarters, halves, years and years of a course a text names: "Q3 2026 …" → {"q3", "y2026"}; "Year 2" →
+    {"n2"}."""
     found = {f"q{m.group(1) or _ORDINAL_NUMBER[m.group(2).lower()]}" for m in _QUARTER.finditer(text)}
     found |= {f"h{m.group(1) or _ORDINAL_NUMBER[m.group(2).lower()]}" for m in _HALF.finditer(text)}
     found |= {f"y{m.group(1)}" for m in _YEAR.finditer(text)}
+    found |= {f"n{m.group(1) or _ORDINAL_NUMBER[m.group(2).lower()]}" for m in _NTH_YEAR.finditer(text)}
     return frozenset(found)
 
 
@@ -217,7 +223,7 @@ def question_periods(text: str) -> frozenset[str]:
 def period_conflict(asked: frozenset[str], named: frozenset[str]) -> bool:
     """Whether a passage naming `named` periods is about another period than the one asked: for quarters, halves
     and years separately, the passage names some of that kind but not the one asked."""
-    for kind in "qhy":
+    for kind in "qhyn":
         want = {p for p in asked if p[0] == kind}
         have = {p for p in named if p[0] == kind}
         if want and have and not want & have:

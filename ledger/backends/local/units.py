@@ -137,6 +137,12 @@ class Unit:
         """Whether it states a number, amount, duration or date."""
         return states_a_figure(self.text)
 
+    @cached_property
+    def has_amount(self) -> bool:
+        """Whether it states a figure other than contact details: a telephone number, an e-mail or a web address
+        ("apprentices@….co.uk; 01632 960 552.") gives no amount a "how much" question asks for."""
+        return states_a_figure(_CONTACT.sub(" ", self.text))
+
     @property
     def is_label(self) -> bool:
         """A short "Label: value" line ("Start date: 2025-09-15"): metadata every document has its own of."""
@@ -392,6 +398,11 @@ def _with_section(unit: Unit, headings: list[tuple[int, str]], base: int) -> Uni
     above = [h for at, h in headings if base + at < unit.offset]
     section = above[-1] if above else unit.chunk.section.rsplit(SECTION_SEPARATOR, 1)[-1]
     return replace(unit, section=section)
+
+
+# contact details: an e-mail or web address, a telephone number of digit groups after a leading 0 or country code
+_CONTACT = re.compile(r"\S+@\S+|\b(?:https?://|www\.)\S+|\b[\w-]+(?:\.[\w-]+)+/\S*"
+                      r"|(?<![\w£$€.,])(?:\+\d{1,3}[ -]?(?:\(0\)[ -]?)?\d{1,4}|\(?0\d{2,4}\)?)(?:[ -]?\d{3,4}){2}\b")
 
 
 def states_a_figure(text: str) -> bool:

@@ -71,7 +71,7 @@ from ledger.judge.word_relations import (
 from ledger.text.lexicon import lexicon
 from ledger.text.measures import is_speed, measure_word, unit_size
 from ledger.text.quantities import Quantity, compare_quantities, extract_quantities, is_code
-from ledger.text.terms import is_negated, term_stem
+from ledger.text.terms import is_negated, phrase_pattern, term_stem
 
 # Score = similarity + OVERLAP_WEIGHT × share of focus stems + FIGURE_BONUS when a wanted figure is present.
 OVERLAP_WEIGHT = 0.3
@@ -274,7 +274,7 @@ class LocalWriter:
                     weights.get(s, 1.0) for s in part.focus if s in named) + HEADING_SHARE * sum(
                     weights.get(s, 1.0) for s in _headed(part, unit, named) - named)
                 score += OVERLAP_WEIGHT * have / total
-            if part.wants_figure and unit.has_figure:
+            if part.wants_figure and _has_figure(part, unit):
                 score += FIGURE_BONUS
             if why and gives_reason(f"{unit.said} {unit.section}"):  # a reason is what "why" asks for
                 score += FIGURE_BONUS
@@ -698,7 +698,22 @@ def _states_figure(part: QuestionPart, unit: Unit) -> bool:
     "SEV-1"), or for "how soon" a deadline in words."""
     named_only = bool(part.kinds) and bool(unit.quantities) and all(is_code(q) for q in unit.quantities)
     deadline = part.kinds >= DEADLINE_KINDS and bool(DEADLINE_WORDS.search(unit.text))
-    return (unit.has_figure and not named_only) or deadline or _dated_by_heading(part, unit)
+    return (_has_figure(part, unit) and not named_only) or deadline or _dated_by_heading(part, unit)
+
+
+def _has_figure(part: QuestionPart, unit: Unit) -> bool:
+    """Whether a unit states a figure the part may ask for: a telephone number or an address only for a question
+    about contact details (`questions.toml` `contact_details`)."""
+    return unit.has_figure if _asks_contact(part.text) else unit.has_amount
+
+
+@cache
+def _contact_words() -> re.Pattern[str]:
+    return re.compile(rf"\b(?:{phrase_pattern(lexicon().words('questions', 'contact_details'))})\b", re.IGNORECASE)
+
+
+def _asks_contact(question: str) -> bool:
+    return bool(_contact_words().search(question))
 
 
 def _under_heading(unit: Unit) -> str:

@@ -1345,3 +1345,21 @@ def test_a_question_after_the_askers_situation_is_answered_by_a_passage_that_doe
     draft = write(embedder, "My sister returned her library book two weeks late. Does she have to pay a fine?",
                   [fines])
     assert draft.answered and "20p a day" in draft.text
+
+
+@pytest.mark.model
+def test_a_telephone_number_is_no_amount_but_answers_a_question_about_contact_details(embedder: object) -> None:
+    contact = make_chunk("Apprenticeships at Ashdown Engineering\n\nContact\n\n"
+                         "apprentices@ashdown.co.uk; 01632 960 552.")
+    assert not write(embedder, "How much does Ashdown Engineering pay its apprentices?", [contact]).answered
+    rung = write(embedder, "What number do I ring about the Ashdown Engineering apprenticeships?", [contact])
+    assert rung.answered and "01632 960 552" in rung.text
+
+
+def test_the_year_of_a_course_is_a_period_a_passage_about_another_year_is_not_about() -> None:
+    from ledger.backends.local.questions import periods
+
+    (part,) = question_parts("How much would I earn in the second year of the apprenticeship?")
+    assert part.periods == {"n2"}
+    assert periods("Year 2 (Annual salary: £20,000).") == {"n2"} and not periods("The course lasts 2 years.")
+    assert period_conflict(part.periods, periods("Year 3 (Annual salary: £23,500)."))
