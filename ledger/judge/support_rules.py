@@ -41,6 +41,7 @@ from ledger.text.terms import (
     dropped_condition,
     exception_restated,
     find_swaps,
+    has_condition,
     holds_in_every_case,
     key_terms,
     key_words,
@@ -349,9 +350,10 @@ def features(
         # both deny something, but the quote denies what the claim affirms: "It shall not be enclosed, and it shall not
         # be used as living accommodation" against "may be enclosed, as long as it is not used as living ..."
         claim_negated = False
-    if claim_negated != quote_negated:
+    if claim_negated != quote_negated and not (has_condition(claim) and has_condition(polar_quote)):
         # a negation in a condition asserts nothing: "In the weeks when your black bin is not collected, your blue bin
-        # … [is] collected" against "In the weeks between black bin collections, the crew empties the blue bin"
+        # … [is] collected" against "In the weeks between black bin collections, the crew empties the blue bin" (but
+        # of two conditions, one negated is the other's opposite: "If you do not pay" is not "If you pay")
         sides = ((claim, quote_terms + said_otherwise), (polar_quote, claim_terms + echoed))
         said = [polarity(text, terms, loose=True)[0] for text, terms in sides]
         asserted = [polarity(text, terms, loose=True, asserted=True)[0] for text, terms in sides]

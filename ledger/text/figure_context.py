@@ -62,7 +62,9 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
         qs = [q for q in found if line_start <= q.start < line_start + len(line)]
         if not qs:
             continue
-        cursor, shared, subject = line_start, frozenset[str](), frozenset[str]()
+        cursor, shared = line_start, frozenset[str]()
+        earlier: list[Quantity] = []  # the figures of the sentence so far, as described
+        parallel: list[Quantity] | None = None  # those of its first part, once a part joined by "and"/"or" begins
         # a table row's sentence: its fields are the row's ("Autumn (Deadline: …)"); a quote's headings and skipped
         # text before the row ("Policy Schedule › Specified items (cover away from home) … Camera (…)") are not it
         row_at = max((m.end() for m in _PATH_MARK.finditer(line)), default=0)
@@ -97,14 +99,18 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                 # "The ticket price is $40 per seat for the evening show and $25 per seat for the matinee":
                 # when the first figure is described after it, the words before it are the subject of all of them.
                 shared = frozenset(key_terms(before)) if trailing and key_terms(trailing.group(0)) else frozenset()
-                subject = frozenset(key_terms(before))
+                earlier, parallel = [], None
             else:
                 terms |= shared
-                if _COORDINATED.match(before) and not key_terms(before):
-                    # "Breakfast is served in the Garden Room from 7am to 10am on weekdays and from 8am to 11am at
-                    # weekends": a figure coordinated with the first, with no words of its own before it, has the
-                    # first one's subject
-                    terms |= subject
+                if parallel is None and _COORDINATED.match(before) and not key_terms(before):
+                    parallel = list(earlier)  # the figures of the sentence's first part
+                if parallel:
+                    # a part joined by "and"/"or" with no words of its own repeats the first part's: "Breakfast is
+                    # served in the Garden Room from 7am to 10am on weekdays and from 8am to 11am at weekends",
+                    # "rises to 27 days after 5 years' continuous service and to 29 days after 10 years": each figure
+                    # is about what the first part's figure of its kind is about
+                    terms |= next((e.about for e in reversed(parallel) if (e.kind, e.unit) == (q.kind, q.unit)),
+                                  frozenset())
             if not terms and described:
                 terms = described[-1].about  # "Northern region $3.1 million 42%": the share inherits the row label
             if not terms:  # nothing near: the whole line
@@ -124,6 +130,7 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
             since = _SINCE.match(clause) if q.kind == "duration" else None
             described.append(replace(q, about=terms, labelled=labelled, row=row if in_row else frozenset(),
                                      since=frozenset(key_terms(since.group(1))) if since else frozenset()))
+            earlier.append(described[-1])
             cursor = after_end
         for n, q in enumerate(described[:-1]):
             nxt = described[n + 1]

@@ -803,6 +803,11 @@ def _condition_opener() -> re.Pattern[str]:
     return re.compile(rf"\b(?:{phrase_pattern(lexicon().words('conditions', 'opening_conditions'))})\b", re.IGNORECASE)
 
 
+def has_condition(text: str) -> bool:
+    """Whether a text states a condition ("if", "when", "unless" …: `conditions.toml` `opening_conditions`). Pure."""
+    return bool(_condition_opener().search(text))
+
+
 def in_condition(text: str, at: int) -> bool:
     """Whether the word at `at` lies in a condition: after "if", "when", "unless" … in its own clause ("In the weeks
     when your black bin is not collected, …", "…, and if we cannot bring your speed back …"). Pure."""

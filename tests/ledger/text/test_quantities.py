@@ -999,10 +999,13 @@ def test_a_price_per_thing_is_compared_with_a_price_per_period() -> None:
         "absent"]
 
 
-def test_a_figure_coordinated_with_the_first_has_the_first_ones_subject() -> None:
+def test_a_figure_in_a_part_joined_by_and_is_about_what_the_first_parts_figure_of_its_kind_is_about() -> None:
     quote = "Breakfast is served in the Garden Room from 7am to 10am on weekdays and from 8am to 11am at weekends."
     weekend = [q for q in extract_quantities(quote) if q.text == "8am"][0]
     assert {"breakfast", "garden", "room"} <= weekend.about
+    tiers = {q.text: q.about for q in extract_quantities(
+        "Entitlement rises to 27 days after 5 years' continuous service and to 29 days after 10 years.")}
+    assert tiers["29 days"] == tiers["27 days"] and tiers["10 years"] == tiers["5 years"]
     # 10.30am is inside the weekend hours: the weekday hours' 10am is no rival
     assert statuses("Guests can have breakfast in the Garden Room at 10.30am on a Saturday.", quote)[0] == "matched"
 
