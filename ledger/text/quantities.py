@@ -1024,10 +1024,8 @@ def _week_parts(text: str) -> list[Quantity]:
     out = []
     for m in pattern.finditer(text):
         first, last = ends[m.group(0).lower()]
-        out += [Quantity("weekday", float(first), parts=(None, None, None, first), text=m.group(0), start=m.start(),
-                         end=m.end(), upper=float(last), ranged=True),
-                Quantity("weekday", float(last), parts=(None, None, None, last), text=m.group(0), start=m.start(),
-                         end=m.end(), ranged=True)]
+        out += [Quantity("weekday", float(day), parts=(None, None, None, day), text=m.group(0), start=m.start(),
+                         end=m.end(), upper=upper, ranged=True) for day, upper in ((first, float(last)), (last, None))]
     return out
 
 

@@ -124,6 +124,8 @@ _MEASURED_KINDS = frozenset({"measure", "count", "number"})  # "how heavy": "3.9
 _HOW_MANY = re.compile(r"\bhow\s+many\s+((?:[a-z0-9-]+[\s,]*){1,4})", re.I)
 # A time frame: "at the end of the third quarter", "in Q3 2026", "during the quarter", "in fiscal 2025". Never a
 # rate ("per year") or a span ("within one year"): those belong to the figure asked for.
+# the year of a course, term or scheme: "Year 2" (not "2 years", a duration, nor "year 2026")
+_COURSE_YEAR = r"year\s+([1-6])\b(?![.,:/-]?\d)"
 _ORDINAL = (r"(?:first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|5th|6th|last|previous|prior|next|current|latest|"
             r"same|full|this)")
 _DAY_AND_YEAR = r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?(?:,?\s+(?:19|20)\d\d)?"
@@ -142,7 +144,7 @@ def _time_frame() -> re.Pattern[str]:
     """A time frame: "at the end of the third quarter", "in Q3 2026", "during the quarter", "in fiscal 2025"."""
     month = _month_pattern()
     period = (
-        rf"(?:year\s+[1-6](?![.,:/-]?\d)|{month}|\d{{1,2}}\s+{month}|(?:{_ORDINAL}\s+)?(?:(?:fiscal|financial|calendar)\s+)?"
+        rf"(?:{_COURSE_YEAR}|{month}|\d{{1,2}}\s+{month}|(?:{_ORDINAL}\s+)?(?:(?:fiscal|financial|calendar)\s+)?"
         r"(?:quarter|half|year|month)(?:\s+(?:of\s+)?(?:fy\s*)?(?:19|20)\d\d)?|q[1-4](?:\s+(?:of\s+)?(?:19|20)\d\d)?|"
         r"h[12](?:\s+(?:19|20)\d\d)?|(?:fiscal\s+|fy\s*)?(?:19|20)\d\d)"
     )
@@ -160,9 +162,8 @@ _HALF = re.compile(r"\b(?:h([12])|(first|second|1st|2nd)\s+half)\b", re.I)
 _YEAR = re.compile(r"(?<![$\d.,])\b((?:19|20)\d\d)\b(?![\d.,]\d)")
 _ORDINAL_NUMBER = {"first": "1", "second": "2", "third": "3", "fourth": "4", "1st": "1", "2nd": "2", "3rd": "3",
                    "4th": "4", "fifth": "5", "sixth": "6", "5th": "5", "6th": "6"}
-# the year of a course, term or scheme: "Year 2", "the second year" (not "2 years", a duration)
-_NTH_YEAR = re.compile(r"\byear\s+([1-6])\b(?![.,:/-]?\d)|\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|5th|"
-                       r"6th)\s+year\b", re.I)
+# ... or as an ordinal: "the second year"
+_NTH_YEAR = re.compile(rf"\b{_COURSE_YEAR}|\b({'|'.join(_ORDINAL_NUMBER)})\s+year\b", re.I)
 _PART_SPLIT = re.compile(r"\?+|;")
 # A conjunction starts a new part when a question word, an auxiliary or a determiner follows it
 # ("and how long…", "and is…", "and the late fee"), never inside names like "Terms and Conditions".
