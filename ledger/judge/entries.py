@@ -18,7 +18,14 @@ from ledger.core.types import (
 )
 from ledger.judge.calibration import Platt
 from ledger.judge.support import SAYS_MORE, UNCHECKED
-from ledger.judge.support_rules import COMPUTED, DEFAULT_THRESHOLDS, FIGURES_AGREE, REWORDED, several_agree
+from ledger.judge.support_rules import (
+    COMPUTED,
+    DEFAULT_THRESHOLDS,
+    FIGURES_AGREE,
+    REWORDED,
+    exact_amount_agrees,
+    several_agree,
+)
 from ledger.judge.verdicts import age_description, confidence, is_outdated, resolve, verdict_for
 from ledger.text.alignment import states_verbatim
 from ledger.text.figure_context import names_row
@@ -50,8 +57,10 @@ def keep_semantic(match: EvidenceMatch, threshold: float, confirm: float = 1.0, 
         return True  # the quote's figures work out to the claim's ("1893 − 1889"): arithmetic no cosine or model sees
     if match.support == "full" and REWORDED in match.reason:
         return True  # a figure in another form ("two fifths" for "41%") lowers the cosine as a changed one does
-    if match.support == "full" and several_agree(match.reason):
-        return True  # two figures of the claim where its words are ("12% ..., down from 15%"): no coincidence
+    if match.support == "full" and (several_agree(match.reason)
+                                    or exact_amount_agrees(match.reason, claim, match.quote)):
+        return True  # two figures of the claim where its words are ("12% ..., down from 15%"), or an amount to the
+        # penny ("£8.40 an hour"): no coincidence
     if match.support == "full" and FIGURES_AGREE in match.reason and bool(claim) and names_row(claim, match.quote):
         return True  # the claim's figure in the table row it names ("An adult ticket costs £14.50": "Adult (Price:
         # £14.50)."), which a short row's cosine is too low to show

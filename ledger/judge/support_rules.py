@@ -409,8 +409,9 @@ def _dropped_limit(claim: str, quote: str, agreement: Agreement) -> tuple[str, s
     universal = holds_in_every_case(claim, quote)
     if universal is None:
         return None
-    given = {m.evidence for m in agreement.matches if m.evidence is not None}
-    limit = next((e for e in extract_quantities(quote) if e.bound and e not in given), None)
+    # (the figures the claim gives, by value: `quote` may be one sentence of the quote the agreement was found in)
+    given = {(m.evidence.kind, m.evidence.value, m.evidence.unit) for m in agreement.matches if m.evidence is not None}
+    limit = next((e for e in extract_quantities(quote) if e.bound and (e.kind, e.value, e.unit) not in given), None)
     return (universal, quote[max(0, limit.start - 12):limit.end].split(" ", 1)[-1]) if limit else None
 
 
@@ -621,6 +622,16 @@ def _how_many(n: int) -> str:
 def several_agree(reason: str) -> bool:
     """Whether a reason says that two or more of the claim's figures agree with the quote's."""
     return SEVERAL_AGREE.search(reason) is not None
+
+
+# An amount written to the penny or with thousands ("£8.40", "1,284,000"): one a quote repeats is no coincidence.
+_EXACT_AMOUNT = re.compile(r"[£$€]\s?\d{1,3}(?:,\d{3})*\.\d{2}\b|\b\d{1,3}(?:,\d{3})+(?:\.\d+)?\b")
+
+
+def exact_amount_agrees(reason: str, claim: str, quote: str) -> bool:
+    """Whether the rules matched the claim's figures and the quote repeats an exact amount of the claim as written
+    ("£8.40 an hour" in "… are charged at £8.40 an hour")."""
+    return FIGURES_AGREE in reason and any(m.group(0) in quote for m in _EXACT_AMOUNT.finditer(claim))
 
 
 def states_outright(reason: str) -> bool:

@@ -19,6 +19,7 @@ from ledger.text.lexicon import lexicon
 _TOKEN = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?|\d[\d,.]*\d|\d")
 MAX_CLAUSE_READINGS = 6  # clause ends a quote is also read up to (a row of many cells is no sentence of six clauses)
 MIN_ALIGNED = 0.5  # share of the claim's words the quote repeats in order: below it, the two are not one sentence
+SHARED_OPENING = 4  # words a claim and a quote open with, word for word, before the names that tell them apart
 
 
 @dataclass(frozen=True)
@@ -89,10 +90,42 @@ def slots(claim: str, quote: str, min_aligned: float = MIN_ALIGNED) -> tuple[Slo
 
 def in_one_slot(claim: str, quote: str, ours: str, theirs: str) -> bool:
     """Whether the quote puts `theirs` where the claim has `ours`: the words that tell them apart inside one replaced
-    slot of an alignment ("Northern" for "Southern" in "... Water Board")."""
+    slot of an alignment ("Northern" for "Southern" in "... Water Board"). A long slot naming someone with their
+    role is that sentence's only difference ("… are prescribed by the Lead Travel Health Nurse, Gemma Okafor-Reid"
+    against "… are prescribed by our pharmacist prescriber, Daniel Whitcombe, after …"): then the rest of the
+    sentence need not be half of it."""
     words_ours, words_theirs = {w.lower() for w in tokens(ours)}, {w.lower() for w in tokens(theirs)}
     mine, rival = words_ours - words_theirs, words_theirs - words_ours
     if not mine or not rival:
         return False
-    return any(mine <= {w.lower() for w in s.ours} and rival <= {w.lower() for w in s.theirs}
-               for s in slots(claim, quote))
+
+    if any(mine <= {w.lower() for w in s.ours} and rival <= {w.lower() for w in s.theirs}
+           for s in slots(claim, quote)):
+        return True
+    return _ends_apart(claim, quote, mine, rival) and _placed_alike(claim, quote, ours, theirs)
+
+
+def _placed_alike(claim: str, quote: str, ours: str, theirs: str) -> bool:
+    """Whether both names stand after a comma, each beside a description of its own ("the Lead Travel Health Nurse,
+    Gemma Okafor-Reid" / "our pharmacist prescriber, Daniel Whitcombe"): the two are in one place of the sentence."""
+    first = [tokens(name)[:1] for name in (ours, theirs)]
+    return all(word and re.search(rf",\s*{re.escape(word[0])}\b", text)
+               for word, text in zip(first, (claim, quote), strict=True))
+
+
+def _ends_apart(claim: str, quote: str, mine: set[str], rival: set[str]) -> bool:
+    """Whether the quote repeats the claim's opening word for word (at least `SHARED_OPENING` words) and goes on with
+    the rival where the claim goes on to end with its name: "Malaria tablets are prescribed by | the Lead Travel Health
+    Nurse, Gemma Okafor-Reid" against "Malaria tablets are prescribed by | our pharmacist prescriber, Daniel
+    Whitcombe, after …"."""
+    ours, theirs = [w.lower() for w in tokens(claim)], [w.lower() for w in tokens(quote)]
+    if not mine <= set(ours[-len(mine):]):
+        return False  # the name ends the claim: the opening is all the rest of it
+    for k in range(len(ours) - 1, SHARED_OPENING - 1, -1):
+        rest = ours[k:]
+        if not mine <= set(rest):
+            continue
+        at = next((i for i in range(len(theirs) - k + 1) if theirs[i:i + k] == ours[:k]), None)
+        if at is not None:
+            return rival <= set(theirs[at + k:at + k + len(rest) + 2])
+    return False

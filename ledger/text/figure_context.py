@@ -14,6 +14,7 @@ from functools import cache
 
 from ledger.text.figures import Quantity
 from ledger.text.lexicon import lexicon
+from ledger.text.measures import is_measure
 from ledger.text.terms import key_terms
 
 # Words after a figure that still describe it ("$40 per seat for the evening show"); anything else describes the next.
@@ -36,6 +37,9 @@ _PART_OF = re.compile(r"\s*(?:out\s+)?of(?:\s+the|\s+its|\s+their)?\s*", re.IGNO
 _AMOUNTS = ("count", "number")
 _COORDINATED = re.compile(r"\s*(?:,\s*)?(?:and|or|but)\b", re.IGNORECASE)  # "… and from 8am to 11am"
 _RANGE_GAP = re.compile(r"\s*(?:to|through|-|–|—|--|and)\s*", re.IGNORECASE)
+_BY = re.compile(r"\s*(?:by|x|×)\s*", re.IGNORECASE)  # "3.0 metres by 2.4 metres": two sides of one thing
+# "one greenhouse of up to 3.0 metres", "one cabin bag weighing up to 8 kg": the size of the thing counted
+_MEASURING = re.compile(r"(?:\s*(?!(?:and|or|but|than)\b)[a-z]+){0,3}\s*")
 
 
 def is_row_sentence(text: str) -> bool:
@@ -64,6 +68,7 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
             continue
         cursor, shared = line_start, frozenset[str]()
         earlier: list[Quantity] = []  # the figures of the sentence so far, as described
+        opening = frozenset[str]()  # the words before the sentence's first figure
         parallel: list[Quantity] | None = None  # those of its first part, once a part joined by "and"/"or" begins
         # a table row's sentence: its fields are the row's ("Autumn (Deadline: …)"); a quote's headings and skipped
         # text before the row ("Policy Schedule › Specified items (cover away from home) … Camera (…)") are not it
@@ -99,8 +104,12 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                 # "The ticket price is $40 per seat for the evening show and $25 per seat for the matinee":
                 # when the first figure is described after it, the words before it are the subject of all of them.
                 shared = frozenset(key_terms(before)) if trailing and key_terms(trailing.group(0)) else frozenset()
-                earlier, parallel = [], None
+                earlier, parallel, opening = [], None, frozenset(key_terms(before))
             else:
+                if (len(earlier) == 1 and not shared and trailing and key_terms(trailing.group(0))
+                        and _RANGE_GAP.fullmatch(text[earlier[0].end:q.start])):
+                    shared = opening  # "start 1 to 2 days before you enter …, and continue for 7 days": a range is one
+                    # figure described after it
                 terms |= shared
                 if parallel is None and _COORDINATED.match(before) and not key_terms(before):
                     parallel = list(earlier)  # the figures of the sentence's first part
@@ -132,14 +141,19 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                                      since=frozenset(key_terms(since.group(1))) if since else frozenset()))
             earlier.append(described[-1])
             cursor = after_end
-        for n, q in enumerate(described[:-1]):
-            nxt = described[n + 1]
+        for n in range(len(described) - 1):
+            q, nxt = described[n], described[n + 1]  # (as described so far: "by" passes what a side is about on)
             gap = text[q.end:nxt.start]
             if nxt.kind == q.kind and _RANGE_GAP.fullmatch(gap) and (gap.strip() != "and" or "between" in
                                                                       text[max(0, q.start - 9):q.start].lower()):
                 union = q.about | nxt.about
                 described[n] = replace(q, upper=nxt.value, about=union, ranged=True)
                 described[n + 1] = replace(nxt, about=union, ranged=True)
+            elif is_measure(nxt) and _BY.fullmatch(gap) and is_measure(q):
+                # the other side of "up to 3.0 metres by 2.4 metres" is of the same thing, within the same limit
+                described[n + 1] = replace(nxt, about=nxt.about | q.about, bound=nxt.bound or q.bound)
+            elif is_measure(nxt) and q.kind in _AMOUNTS and not is_measure(q) and _MEASURING.fullmatch(gap):
+                described[n + 1] = replace(nxt, about=nxt.about | q.about)  # "one greenhouse of up to 3.0 metres"
             elif (q.kind in _AMOUNTS and nxt.kind in _AMOUNTS and _PART_OF.fullmatch(gap) and q.value < nxt.value
                   and not q.identifier):
                 described[n] = replace(q, about=q.about | nxt.about)  # "418,000 of the 1.1 million requests"

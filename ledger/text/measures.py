@@ -12,6 +12,7 @@ import re
 from functools import cache, lru_cache
 from typing import Any
 
+from ledger.text.figures import Quantity
 from ledger.text.lexicon import lexicon
 
 SPEED = "[length] / [time]"
@@ -53,6 +54,11 @@ def measure_word(text: str) -> str:
     """The word after a figure, lower case ("26-kilometre circular route" -> "kilometre"); "" when none."""
     found = _UNIT_WORD.match(re.sub(r"^[\d.,\s]+", "", text))
     return found.group(1).lower() if found else ""
+
+
+def is_measure(q: Quantity) -> bool:
+    """A count written with a unit of measure ("3.0 metres", "40 litres"), not a count of things ("one shed")."""
+    return q.kind == "count" and unit_size(measure_word(q.text)) is not None
 
 
 def is_speed(figure: str, after: str) -> bool:

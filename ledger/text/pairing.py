@@ -47,10 +47,11 @@ def crossed_pairs(claim: str, quote: str, agreement: Agreement, evidence: Sequen
                     or _apart(claim, m1.claim, m2.claim) or not _apart(quote, e1, e2)
                     or any(q.ranged for q in (m1.claim, m2.claim, e1, e2))):
                 continue
-            beside_e1 = [e for e in evidence
-                         if e is not e2 and figure_sort(e) == figure_sort(e2) and not _apart(quote, e1, e)]
-            beside_e2 = [e for e in evidence
-                         if e is not e1 and figure_sort(e) == figure_sort(e1) and not _apart(quote, e2, e)]
+            # (neither of the two itself: in "Weekly fee: £176.40; …; Total fee: £7,056.00" both are of one sort)
+            beside_e1 = [e for e in evidence if e is not e2 and e is not e1
+                         and figure_sort(e) == figure_sort(e2) and not _apart(quote, e1, e)]
+            beside_e2 = [e for e in evidence if e is not e1 and e is not e2
+                         and figure_sort(e) == figure_sort(e1) and not _apart(quote, e2, e)]
             if (len(beside_e1) == 1 and len(beside_e2) == 1 and not beside_e1[0].ranged
                     and beside_e1[0].value != e2.value and beside_e2[0].value != e1.value):
                 crossed[id(m2)] = beside_e1[0]  # the quote gives this figure beside the claim's other one

@@ -19,7 +19,7 @@ from ledger.text.derived import LOOSE, derivation, is_amount
 from ledger.text.figure_context import describe_figures
 from ledger.text.figures import Agreement, Kind, Quantity, QuantityMatch, Status
 from ledger.text.lexicon import lexicon
-from ledger.text.measures import measure_word, unit_size
+from ledger.text.measures import is_measure, measure_word, unit_size
 from ledger.text.numbers import (
     APPROX,
     BUSINESS,
@@ -210,6 +210,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
     # the number of a numbered heading or clause ("1. TERM", "2.1 The rent is ...") names it: no amount
     found = [replace(q, identifier=True) if q.kind == "number" and _numbers_its_line(text, q) else q for q in found]
     found = _days_of_a_later_month(text, sorted(found, key=lambda q: q.start))
+    found = [_in_part_of_day(text, q) if q.kind == "weekday" else q for q in found]
     found = [_in_labelled_currency(text, q) for q in found]
     return tuple(read_ages(text, describe_figures(text, shared_units(text, found))))
 
@@ -345,6 +346,7 @@ _COORDINATED = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|and/or\s+|t
 _DASH = re.compile(r"\s*[-–—]\s*")  # "10–14 days"; but "won 3–2 against" is a score, not a count of two
 _BY = re.compile(r"\s*(?:by|x|×)\s*", re.IGNORECASE)  # "6 by 4 feet", "3 x 4 m": both sides are measures
 _SHARED_KINDS = ("money", "percent", "duration", "count")
+_UNIT_AFTER = re.compile(r"\s+(?:or|to)\s+", re.IGNORECASE)  # "a day or two": the number is in the unit before it
 
 
 def shared_units(text: str, found: list[Quantity]) -> list[Quantity]:
@@ -361,7 +363,19 @@ def shared_units(text: str, found: list[Quantity]) -> list[Quantity]:
         if joined and text[nxt.start:nxt.start + 1].isdigit():
             out[n] = replace(q, kind=nxt.kind, value=q.number * (nxt.value / nxt.number), unit=nxt.unit,
                              context=nxt.context, per=nxt.per)
+    for n in range(1, len(out)):  # "a day or two", "an hour or so to 3": a bare number after a unit's "or"/"to"
+        q, prev = out[n], out[n - 1]
+        if (q.kind == "number" and not q.identifier and prev.kind == "duration" and prev.number
+                and _UNIT_AFTER.fullmatch(text[prev.end:q.start]) and not key_terms(_next_word(text, q.end))):
+            out[n] = replace(q, kind=prev.kind, value=q.number * (prev.value / prev.number), unit=prev.unit,
+                             context=prev.context, per=prev.per)
     return out
+
+
+def _next_word(text: str, at: int) -> str:
+    """The word right after a position, "" at punctuation or the end."""
+    found = re.match(r"\s*([A-Za-z]+)", text[at:])
+    return found.group(1) if found else ""
 
 
 def _classify(
@@ -664,6 +678,18 @@ def _equal(a: Quantity, b: Quantity) -> bool:
     return abs(x - y) <= 1e-6 * max(1.0, abs(x))
 
 
+def _limits_overlap(a: Quantity, b: Quantity) -> bool:
+    """Whether two opposite limits of other values can both hold ("at least 7 days left" and "within 14 days"): two
+    limits of different things, not rival values (one above the other's upper limit is: "at least 20 days" and
+    "within 14 days")."""
+    if not (a.bound and b.bound and a.bound != b.bound) or a.kind in ("date", "weekday", "time"):
+        return False
+    low, high = (a, b) if a.bound == "min" else (b, a)
+    measures = _measures(low, high)
+    x, y = (measures[0][1], measures[1][1]) if measures else _per_year(low, high) or (low.value, high.value)
+    return x < y
+
+
 def _bound_holds(claim: Quantity, evidence: Quantity) -> bool:
     """Whether the claim's figure is a bound ("more than", "under", "at least") to test against an exact evidence
     figure, rather than a value to equal."""
@@ -858,7 +884,8 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
                   and e.difference == q.difference  # "£40 more" is no rival of "£900", nor "rose by 5%" of "12%"
                   and not (q.since and e.since and not q.since & e.since)  # "52 minutes after impact began" and
                   # "27 minutes after escalation" are counted from two moments
-                  and not (q.kind == "weekday" and q.ranged and not e.ranged)]  # "Monday to Friday", "Saturdays"
+                  and not (q.kind == "weekday" and q.ranged and not e.ranged)  # "Monday to Friday", "Saturdays"
+                  and not _limits_overlap(q, e)]
         # a figure the claim gives for something else is no rival ("from 30% to 20%" against "from 30% to 25%": the
         # evidence's 30% is the claim's 30%, its 25% the rival of 20%)
         rivals = [e for e in others if q.kind in ("date", "weekday") or not _said_by_another(e, q, claims)]
@@ -882,7 +909,9 @@ def compare_quantities(claim_qs: Iterable[Quantity], evidence_qs: Iterable[Quant
                               and _about(e) == _about(elsewhere[0])), None)
         if not equal and not limits and rival is None and _amount(q):  # "12 hires" and "12 people"; not "two
             # sheds" and "two inspections" when the evidence counts the sheds too ("one shed")
-            equal = [e for e in evidence if _amount(e) and _equal(q, e)]
+            equal = [e for e in evidence if _amount(e) and _equal(q, e) and (
+                is_measure(e) == is_measure(q) or _equal(replace(q, bound=""), e))]  # ("up to 3.6 metres" is no
+            # count of "one greenhouse")
         if equal:
             best = max(equal, key=anchor)
             if (rival is not None and anchor(rival) >= 2 and q.about & rival.about > q.about & best.about
@@ -993,11 +1022,11 @@ def _date_statuses(
 ) -> tuple[dict[Quantity, Status], dict[Quantity, str], Quantity | None]:
     """Each comparable evidence date's status for a claim date, read with the ranges the evidence gives: (statuses,
     the working of a range the date is inside, the end of a range that is the claim's date when it names the other)."""
-    status = {e: _date_status(q, e) for e in peers}
+    status: dict[Quantity, Status] = {e: "absent" if _other_part_of_day(q, e) else _date_status(q, e) for e in peers}
     spans: dict[Quantity, str] = {}
     other_end = None
     for first, last in _date_ranges(evidence):  # "closed in December" is in "from November to February"
-        inside = None if q.ranged else _within_range(q, first, last)
+        inside = None if q.ranged or _other_part_of_day(q, first) else _within_range(q, first, last)
         if inside and first in peers:
             status[first], status[last] = "matched", "absent"
             spans[first] = f"{q.text} is in {first.text} to {last.text}"
@@ -1008,6 +1037,24 @@ def _date_statuses(
             # "closed in 1952" against "operated from 1952 to 1996": the date of the other end is the claim's
             status[ends[0]], status[ends[1]], other_end = "absent", "conflict", ends[1]
     return status, spans, other_end
+
+
+@cache
+def _day_part_after() -> re.Pattern[str]:
+    """A part of the day after a weekday, or after the list of days it ends ("Tuesday and Thursday mornings")."""
+    parts = lexicon().words("calendar", "day_parts")
+    return re.compile(rf"(?:(?:\s*,\s*|\s+(?:and|or|&)\s+)\w+)*\s+({phrase_pattern(parts)})\b", re.IGNORECASE)
+
+
+def _in_part_of_day(text: str, q: Quantity) -> Quantity:
+    """A weekday with the part of the day written after it as its context ("weekday afternoons": afternoon)."""
+    found = _day_part_after().match(text, q.end)
+    return replace(q, context=frozenset({stem(found.group(1))})) if found else q
+
+
+def _other_part_of_day(claim: Quantity, evidence: Quantity) -> bool:
+    """Whether two weekdays are in different parts of the day ("Tuesday mornings", "weekday afternoons")."""
+    return claim.kind == "weekday" and bool(claim.context and evidence.context) and not claim.context & evidence.context
 
 
 @cache

@@ -650,11 +650,13 @@ _RESTRICTED = re.compile(r"\s+(?:who|that|whose|which)\b", re.IGNORECASE)  # "an
 
 
 def _denied_any(text: str, found: re.Match[str]) -> bool:
-    """Whether `found` is an "any" ("anyone") that a negation in the two words before it takes ("without paying any
-    fee", "does not charge anyone"): "none at all", not "in every case" (not "without notice at any time")."""
+    """Whether `found` is an "any" ("anyone") that a negation in the four words before it in its clause takes
+    ("without paying any fee", "does not charge anyone", "you won't be charged for any dose"): "none at all", not "in
+    every case" (not "without notice at any time")."""
     if not found.group(0).lower().startswith("any"):
         return False
-    before = " ".join(re.findall(r"[\w'’]+", text[:found.start()])[-2:])
+    clause = re.split(r"[,;:.!?]", text[:found.start()])[-1]
+    before = " ".join(re.findall(r"[\w'’]+", clause)[-4:])
     return _rules().negation.search(before) is not None
 
 

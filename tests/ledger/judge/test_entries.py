@@ -54,6 +54,11 @@ def test_a_searched_quote_below_the_similarity_bar_counts_when_the_model_reads_t
          "The core grant provided 38% of income, down from 44% the year before.",
          "the quote states the claim (similarity 0.64); both figures agree (38%, 44%)",
          "the quote states the claim (similarity 0.64); figures agree (38%)"),
+        # an amount to the penny that the quote repeats as written is no coincidence either; a round one may be
+        ("Time beyond the funded hours is charged at £8.40 an hour.",
+         "Any hours your child attends beyond their funded hours are charged at £8.40 an hour.",
+         "the quote states the claim (similarity 0.68); figures agree (£8.40 an hour)",
+         "the quote states the claim (similarity 0.68)"),
     ],
 )
 def test_full_support_on_figures_written_otherwise_or_on_two_figures_counts_below_the_similarity_bar(

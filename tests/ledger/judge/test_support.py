@@ -286,6 +286,20 @@ def test_a_claim_for_anyone_against_a_quote_with_a_limit_in_figures_drops_the_li
                                    quote, 0.9))[0] == "full"
 
 
+def test_a_limit_the_claim_gives_in_other_words_is_not_dropped_from_one_sentence_of_the_quote() -> None:
+    quote = ("Guests can stay for up to 3 nights in any 7-night period. Guests must be 18 or over and must be signed "
+             "in at reception.")
+    claim = "Guests can stay for up to three nights in any seven, provided they are at least 18 and signed in."
+    f = features(claim, quote, 0.84, polarity_text=quote.split(". ")[1])
+    assert f.dropped_condition is None
+
+
+def test_the_cells_of_one_table_row_are_no_crossed_pairs() -> None:
+    quote = "Alder Court (Room type: En-suite; Weekly fee: £176.40; Licence length: 40 weeks; Total fee: £7,056.00)."
+    claim = "The en-suite room costs £176.40 a week on a 40-week licence, which is £7,056 for the year."
+    assert decide_support(features(claim, quote, 0.58))[0] == "full"
+
+
 def test_a_figure_in_another_form_in_a_close_quote_is_full_support() -> None:
     quote = "Construction is expected to last 18 months."
     support, reason = decide_support(features("Construction will run for a year and a half.", quote, 0.73))

@@ -54,3 +54,13 @@ def test_a_list_is_not_cut_at_its_commas() -> None:
     quote = "Dana Whitlow (born 1966) is an American writer, producer, and actress."
     (slot,) = slots("Dana Whitlow is an artist.", quote)
     assert slot.theirs[-1] == "actress"
+
+
+def test_a_claim_that_ends_in_another_name_after_the_quotes_opening_puts_it_in_the_rivals_place() -> None:
+    claim = "Malaria tablets are prescribed by the Lead Travel Health Nurse, Gemma Okafor-Reid."
+    quote = "Malaria tablets are prescribed by our pharmacist prescriber, Daniel Whitcombe, after your consultation."
+    assert in_one_slot(claim, quote, "Gemma Okafor Reid", "Daniel Whitcombe")
+    # a name mid-claim, with the quote going on about something else, is in no rival's place
+    assert not in_one_slot("Diana, Princess of Wales died in a car crash in Paris on 31 August 1997.",
+                           "Diana, Princess of Wales (Diana Frances; née Spencer; 1 July 1961 - 31 August 1997)",
+                           "Paris", "Spencer")

@@ -1016,3 +1016,43 @@ def test_a_part_of_the_week_in_words_is_the_range_of_its_days() -> None:
         "matched", "matched"]
     assert statuses("The office is open on Tuesdays.", "The office is open on weekdays from 9am.") == ["matched"]
     assert statuses("The office is open on Sundays.", "The office is open on weekdays from 9am.") == ["conflict"]
+
+
+def test_the_sides_of_a_size_are_of_the_thing_counted_before_them() -> None:
+    quote = ("You may put up one shed of up to 2.4 metres by 1.8 metres and one greenhouse of up to 3.0 metres by "
+             "2.4 metres.")
+    assert statuses("A greenhouse can measure up to 3.6 metres by 2.4 metres.", quote) == ["conflict", "matched"]
+    assert statuses("A greenhouse can measure up to 3.0 metres by 2.4 metres.", quote) == ["matched", "matched"]
+    # a limit in metres is no count of "one cabin bag": the bag's weight is the rival
+    assert statuses("Passengers are allowed a cabin bag of up to 10 kg.",
+                    "Passengers may take one cabin bag weighing up to 8 kg.") == ["conflict"]
+
+
+def test_a_range_that_opens_a_sentence_describes_its_later_figures_as_one_figure_would() -> None:
+    quote = ("Atovaquone/proguanil: start 1 to 2 days before you enter the malaria area, take it every day while you "
+             "are there, and continue for 7 days after you leave.")
+    week = [q for q in extract_quantities(quote) if q.text == "7 days"][0]
+    assert {"atovaquon", "proguanil", "start"} <= week.about
+
+
+def test_a_bare_number_after_a_unit_and_or_is_in_that_unit() -> None:
+    assert [(q.kind, q.value) for q in extract_quantities("Start it a day or two before you travel.")] == [
+        ("duration", 1.0), ("duration", 2.0)]
+    assert [q.kind for q in extract_quantities("Allow an hour or two people to help.")] == ["duration", "count"]
+
+
+def test_a_weekday_in_one_part_of_the_day_is_not_in_a_range_of_another() -> None:
+    quote = "The small pool is used for lessons on weekday afternoons and Saturday mornings."
+    assert statuses("Lessons are held in the small pool on Tuesday afternoons.", quote) == ["matched"]
+    assert statuses("Lessons are held in the small pool on Tuesday mornings.", quote) == ["absent"]
+    assert statuses("Lessons are held in the small pool on Saturday mornings.", quote) == ["matched"]
+
+
+def test_two_opposite_limits_that_can_both_hold_are_no_rivals() -> None:
+    quote = ("We will refund the ticket you bought, as long as you show it with your season ticket at a staffed "
+             "ticket office within 14 days.")
+    claim = "The ticket can be refunded as long as it still has at least {} days left when the office receives it."
+    assert statuses(claim.format("seven"), quote) == ["absent"]
+    assert statuses(claim.format(20), quote) == ["conflict"]  # more than the quote's limit allows
+    assert statuses("The ticket can be refunded as long as you show it at a ticket office within 10 days.",
+                    quote) == ["conflict"]

@@ -231,6 +231,8 @@ def test_a_deputy_is_another_role(claim: str, quote: str, expected: tuple[str, s
          "A medical freeze is free of charge if you provide a doctor's letter.", None),
         ("Members can freeze without notice at any time.", "Members can freeze only after 3 months.",
          ("at any time", "only after")),
+        ("You pay for each dose, so you won't be charged for any dose you do not have.",
+         "You pay for each dose when it is given.", None),
         # "anyone who ..." is those who do it, no claim about every case
         ("Anyone who misses three classes is barred for a week.",
          "If you cannot attend, cancel 2 hours ahead. Members who miss three classes are barred for a week.", None),
