@@ -578,6 +578,26 @@ def beyond_only(claim: str, quote: str) -> tuple[str, str] | None:
     return None
 
 
+_NAME_RUN = r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*"
+_PLACES_ONLY = re.compile(  # "at Mill Lane and Hatherley Road only", "only at Mill Lane"
+    rf"\b(at|in|on|from)\s+({_NAME_RUN}(?:(?:,\s*|\s+(?:and|or)\s+){_NAME_RUN})*)\s+only\b"
+    rf"|\bonly\s+(at|in|on|from)\s+({_NAME_RUN}(?:(?:,\s*|\s+(?:and|or)\s+){_NAME_RUN})*)")
+
+
+def other_name_than_only(claim: str, quote: str) -> tuple[str, str] | None:
+    """(the claim's name, the quote's "… only" phrase) when the quote restricts a statement to places or things it
+    names ("at Mill Lane and Hatherley Road only") and the claim puts it at another name after the same preposition
+    ("at Coronation Fields"), one the quote never mentions. Pure."""
+    said = set(key_terms(quote))
+    for m in _PLACES_ONLY.finditer(quote):
+        preposition = (m.group(1) or m.group(3)).lower()
+        for named in re.finditer(rf"\b{preposition}\s+(?:the\s+)?({_NAME_RUN})", claim):
+            terms = set(key_terms(named.group(1)))
+            if terms and not terms & said:
+                return named.group(1), m.group(0)
+    return None
+
+
 def restriction_restated(plain: str, negated: str) -> bool:
     """Whether `plain` restricts with "only" what `negated` denies with an exception: "covered only if there was
     forced entry" against "not covered unless there was forced entry" (the lexicon's `restricting` words). Pure."""
@@ -726,20 +746,25 @@ def _negations(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str], in
     for m in rules.negation.finditer(cleaned):
         cue = " ".join(m.group(0).lower().split())
         adjective = cue.startswith(rules.postpositive)
-        if adjective and not _PREDICATE.search(cleaned[max(0, m.start() - 30):m.start()]):
+        predicative = _PREDICATE.search(cleaned[max(0, m.start() - 30):m.start()])
+        if adjective and not predicative:
             continue
         # (what follows "but" or "whereas" is affirmed: "are not eligible for the card but may buy a pass")
         after = _AFFIRMED.split(_CLAUSE_END.split(cleaned[m.end():m.end() + 80])[0], maxsplit=1)[0]
+        # "Concrete bases are not allowed.": a "not" before the one word that ends its clause reaches back to the
+        # subject, as "prohibited" does; what it denies first is still that word ("available" of "… are not available")
+        ends_clause = bool(cue == "not" and predicative and len(key_terms(after)) == 1
+                           and re.fullmatch(r"\s*[\w-]+\s*", after))
         if _fronted(cleaned, m.start()):  # "If you cannot attend, a friend may …": the "if" clause ends at its comma
             after = after.split(",", 1)[0]
         scope = key_terms(after)[:2 if cue.startswith(rules.short_scope) else 4]
-        if adjective:
+        if adjective or ends_clause:
             scope = key_terms(_CLAUSE_END.split(cleaned[max(0, m.start() - 60):m.start()])[-1])[-4:][::-1] + scope
         if cue.startswith("non-"):
             scope = (stem(cue[4:]), *scope)
         listed = _LIST.match(after)
         heads = (frozenset(key_terms(listed.group(1))) if listed and not adjective and cue not in rules.cessation
-                 else frozenset(scope[:1]))
+                 else frozenset(key_terms(after)[:1]) if ends_clause else frozenset(scope[:1]))
         # only a cue with nothing after it in its clause leaves its verb out: "instead of 200" has its object
         bare = not re.search(r"\w", after)
         elided = _elided(cleaned, m.start()) if not scope and not adjective and bare else None

@@ -149,6 +149,13 @@ def test_decide_support(case: str, f: SupportFeatures, support: str, reason_has:
         ("Children under 12 may take Dolvarin.", "Dolvarin is not recommended for children under 12 years.", True),
         ("Chile is a member of the Group of 15.", "Chile and Kenya have since joined the Group of 15, whereas "
          "Yugoslavia is no longer part of the group.", False),  # the denying clause is about another member
+        # "X are not allowed." denies X, as "X are prohibited" does: the claim denies X too
+        ("It can stand on paving slabs laid on sand, but not on a concrete base.",
+         "Concrete bases are not allowed. Paving slabs laid on sand are acceptable.", False),
+        ("It can stand on a concrete base.", "Concrete bases are not allowed.", True),
+        # ... but what it denies first is the word it ends on: "unavailable" says "not available"
+        ("Columnar tables and point-in-time recovery stay unavailable until the upgrade is finalised.",
+         "Until this command has been run, columnar tables and point-in-time recovery are not available.", False),
     ],
 )
 def test_only_negations_about_the_claim_flip_it(claim: str, quote: str, flipped: bool) -> None:
@@ -292,6 +299,16 @@ def test_a_limit_the_claim_gives_in_other_words_is_not_dropped_from_one_sentence
     claim = "Guests can stay for up to three nights in any seven, provided they are at least 18 and signed in."
     f = features(claim, quote, 0.84, polarity_text=quote.split(". ")[1])
     assert f.dropped_condition is None
+
+
+def test_another_name_where_the_quote_restricts_to_the_names_it_gives_is_contradicted() -> None:
+    quote = "You may keep up to 6 hens, with written permission from the Allotments Officer, at Mill Lane and " \
+            "Hatherley Road only."
+    support, reason = decide_support(features("Hens are allowed at Coronation Fields with written permission, up to a "
+                                              "maximum of six.", quote, 0.75))
+    assert support == "contradicted" and "Coronation Fields" in reason
+    assert decide_support(features("Hens are allowed at Mill Lane with written permission, up to a maximum of six.",
+                                   quote, 0.8))[0] != "contradicted"
 
 
 def test_the_cells_of_one_table_row_are_no_crossed_pairs() -> None:
