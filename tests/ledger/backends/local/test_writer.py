@@ -323,6 +323,8 @@ CORPUS = [*EVIDENCE, PASSWORDS, INCIDENTS, RETENTION, VENDORS, Q3_SUMMARY, Q3_PE
          {"librari", "stop", "borrow", "owe"}),  # "at what point" asks when; "because" relates
         ("Who can I ask about a problem with my sick pay?", {"sick", "pay"}),  # the asking is no topic
         ("Can the seven of us share one black bin?", {"share", "black", "bin"}),  # a figure in words is no topic
+        ("Do we have to cut the hedge ourselves?", {"cut", "hedg"}),  # object and reflexive pronouns are no topic
+        ("Can I buy a garden shed for him?", {"buy", "garden", "shed"}),
     ],
 )
 def test_focus_words_leave_out_modifiers_light_verbs_and_time_frames(question: str, focus: set[str]) -> None:
