@@ -35,13 +35,13 @@ from ledger.text.sentences import split_sentences
 from ledger.text.terms import (
     affirmed_terms,
     beyond_only,
+    condition_terms,
     coverage,
     crossed_names,
     crossed_slots,
     dropped_condition,
     exception_restated,
     find_swaps,
-    has_condition,
     holds_in_every_case,
     key_terms,
     key_words,
@@ -351,10 +351,12 @@ def features(
         # both deny something, but the quote denies what the claim affirms: "It shall not be enclosed, and it shall not
         # be used as living accommodation" against "may be enclosed, as long as it is not used as living ..."
         claim_negated = False
-    if claim_negated != quote_negated and not (has_condition(claim) and has_condition(polar_quote)):
+    if claim_negated != quote_negated and not (condition_terms(claim, denied=True) & condition_terms(polar_quote)
+                                               or condition_terms(polar_quote, denied=True) & condition_terms(claim)):
         # a negation in a condition asserts nothing: "In the weeks when your black bin is not collected, your blue bin
         # … [is] collected" against "In the weeks between black bin collections, the crew empties the blue bin" (but
-        # of two conditions, one negated is the other's opposite: "If you do not pay" is not "If you pay")
+        # of two conditions on the same thing, one negated is the other's opposite: "If you do not pay" is not "If you
+        # pay"; "Refunds if you no longer need your season ticket" is no opposite of "as long as it still has …")
         sides = ((claim, quote_terms + said_otherwise), (polar_quote, claim_terms + echoed))
         said = [polarity(text, terms, loose=True)[0] for text, terms in sides]
         asserted = [polarity(text, terms, loose=True, asserted=True)[0] for text, terms in sides]

@@ -835,6 +835,13 @@ def has_condition(text: str) -> bool:
     return bool(_condition_opener().search(text))
 
 
+def condition_terms(text: str, denied: bool = False) -> frozenset[str]:
+    """The key terms of a text's conditions: from each opener ("if", "as long as" …) to the end of its phrase
+    ("If you do not pay the fee, …": pay, fee); with `denied`, of those with a negation only. Pure."""
+    phrases = (_PHRASE_BREAK.split(text[m.end():], maxsplit=1)[0] for m in _condition_opener().finditer(text))
+    return frozenset(t for phrase in phrases if not denied or negation_cues(phrase) for t in key_terms(phrase))
+
+
 def in_condition(text: str, at: int) -> bool:
     """Whether the word at `at` lies in a condition: after "if", "when", "unless" … in its own clause ("In the weeks
     when your black bin is not collected, …", "…, and if we cannot bring your speed back …"). Pure."""

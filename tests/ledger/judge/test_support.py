@@ -999,6 +999,14 @@ def test_a_negation_in_a_condition_is_no_opposite_statement() -> None:
     assert decide_support(asserted)[0] == "contradicted"
 
 
+def test_a_negated_condition_is_the_opposite_only_of_a_condition_on_the_same_thing() -> None:
+    quote = ("Refunds if you no longer need your season ticket … For all other season tickets, there must be at least "
+             "7 days left on the ticket when we receive it.")
+    f = features("An annual season ticket can be refunded as long as it still has at least seven days left when the "
+                 "office receives it.", quote, 0.8)
+    assert f.claim_negated == f.quote_negated and decide_support(f)[0] == "full"
+
+
 def test_a_share_named_by_an_abbreviation_after_it_is_no_rival_of_another_share() -> None:
     row = "Product (Detail: 5 Year Fixed Rate (80% LTV), product code FX5-80-0725)."
     rate = figures("For the first five years the monthly payment would be £1,330.67, at a fixed 4.29%.", row)
