@@ -737,6 +737,10 @@ def negation_scopes(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str
     return [(cue, scope, heads) for cue, scope, heads, _, _ in _negations(text)]
 
 
+# Where the subject of a clause's verb begins, at the latest: after a relative word or a conjunction
+_SUBJECT_START = re.compile(r"\b(?:which|that|who|whom|whose|where|when|if|and|or|but)\b", re.IGNORECASE)
+
+
 def _negations(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str], int, bool]]:
     """`negation_scopes`, each with where its cue starts and whether it is elliptical (`_elided`): such a negation
     bears on the other side only through its subject."""
@@ -758,8 +762,11 @@ def _negations(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str], in
         if _fronted(cleaned, m.start()):  # "If you cannot attend, a friend may …": the "if" clause ends at its comma
             after = after.split(",", 1)[0]
         scope = key_terms(after)[:2 if cue.startswith(rules.short_scope) else 4]
-        if adjective or ends_clause:
+        if adjective:
             scope = key_terms(_CLAUSE_END.split(cleaned[max(0, m.start() - 60):m.start()])[-1])[-4:][::-1] + scope
+        elif ends_clause:  # (its own subject only: "report which areas were not checked" denies no reporting)
+            subject = _SUBJECT_START.split(_CLAUSE_END.split(cleaned[max(0, m.start() - 60):m.start()])[-1])[-1]
+            scope = key_terms(subject)[-4:][::-1] + scope
         if cue.startswith("non-"):
             scope = (stem(cue[4:]), *scope)
         listed = _LIST.match(after)

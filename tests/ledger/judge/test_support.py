@@ -301,6 +301,12 @@ def test_a_limit_the_claim_gives_in_other_words_is_not_dropped_from_one_sentence
     assert f.dropped_condition is None
 
 
+def test_a_not_that_ends_a_relative_clause_denies_its_own_subject_only() -> None:
+    f = features("Fourth-floor fire wardens must also check the roof terrace before they leave the floor.",
+                 "If a fire prevents a sweep, they must leave and report which areas were not checked.", 0.72)
+    assert f.negation_anchor < 2 and decide_support(f)[0] != "contradicted"
+
+
 def test_another_name_where_the_quote_restricts_to_the_names_it_gives_is_contradicted() -> None:
     quote = "You may keep up to 6 hens, with written permission from the Allotments Officer, at Mill Lane and " \
             "Hatherley Road only."
