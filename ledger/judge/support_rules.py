@@ -35,7 +35,7 @@ from ledger.text.sentences import split_sentences
 from ledger.text.terms import (
     affirmed_terms,
     beyond_only,
-    condition_terms,
+    conditions_opposed,
     coverage,
     crossed_names,
     crossed_slots,
@@ -351,8 +351,7 @@ def features(
         # both deny something, but the quote denies what the claim affirms: "It shall not be enclosed, and it shall not
         # be used as living accommodation" against "may be enclosed, as long as it is not used as living ..."
         claim_negated = False
-    if claim_negated != quote_negated and not (condition_terms(claim, denied=True) & condition_terms(polar_quote)
-                                               or condition_terms(polar_quote, denied=True) & condition_terms(claim)):
+    if claim_negated != quote_negated and not conditions_opposed(claim, polar_quote):
         # a negation in a condition asserts nothing: "In the weeks when your black bin is not collected, your blue bin
         # … [is] collected" against "In the weeks between black bin collections, the crew empties the blue bin" (but
         # of two conditions on the same thing, one negated is the other's opposite: "If you do not pay" is not "If you

@@ -14,7 +14,7 @@ from functools import cache
 
 from ledger.text.figures import Quantity
 from ledger.text.lexicon import lexicon
-from ledger.text.measures import is_measure
+from ledger.text.measures import BY, is_measure
 from ledger.text.terms import key_terms
 
 # Words after a figure that still describe it ("$40 per seat for the evening show"); anything else describes the next.
@@ -37,7 +37,6 @@ _PART_OF = re.compile(r"\s*(?:out\s+)?of(?:\s+the|\s+its|\s+their)?\s*", re.IGNO
 _AMOUNTS = ("count", "number")
 _COORDINATED = re.compile(r"\s*(?:,\s*)?(?:and|or|but)\b", re.IGNORECASE)  # "… and from 8am to 11am"
 _RANGE_GAP = re.compile(r"\s*(?:to|through|-|–|—|--|and)\s*", re.IGNORECASE)
-_BY = re.compile(r"\s*(?:by|x|×)\s*", re.IGNORECASE)  # "3.0 metres by 2.4 metres": two sides of one thing
 # "one greenhouse of up to 3.0 metres", "one cabin bag weighing up to 8 kg": the size of the thing counted
 _MEASURING = re.compile(r"(?:\s*(?!(?:and|or|but|than)\b)[a-z]+){0,3}\s*")
 
@@ -149,7 +148,7 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                 union = q.about | nxt.about
                 described[n] = replace(q, upper=nxt.value, about=union, ranged=True)
                 described[n + 1] = replace(nxt, about=union, ranged=True)
-            elif is_measure(nxt) and _BY.fullmatch(gap) and is_measure(q):
+            elif is_measure(nxt) and BY.fullmatch(gap) and is_measure(q):
                 # the other side of "up to 3.0 metres by 2.4 metres" is of the same thing, within the same limit
                 described[n + 1] = replace(nxt, about=nxt.about | q.about, bound=nxt.bound or q.bound)
             elif is_measure(nxt) and q.kind in _AMOUNTS and not is_measure(q) and _MEASURING.fullmatch(gap):

@@ -19,6 +19,7 @@ SPEED = "[length] / [time]"
 MEASURED = frozenset({"[length]", "[mass]", "[length] ** 2", "[length] ** 3", SPEED})
 # "km/h", "miles per hour", "metres a second"
 _PER_TIME = re.compile(r"^\s*(?:/\s*(?:h|hr|hour|s|sec|min)\b|(?:per|an?)\s+(?:hour|second|minute)\b)", re.IGNORECASE)
+BY = re.compile(r"\s*(?:by|x|×)\s*", re.IGNORECASE)  # "6 by 4 feet", "3.0 metres by 2.4 metres": two sides of a size
 _UNIT_WORD = re.compile(r"^[^A-Za-z]*?([A-Za-z]+)")  # the first word after the figure: "26-kilometre route"
 
 

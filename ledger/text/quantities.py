@@ -19,7 +19,7 @@ from ledger.text.derived import LOOSE, derivation, is_amount
 from ledger.text.figure_context import describe_figures
 from ledger.text.figures import Agreement, Kind, Quantity, QuantityMatch, Status
 from ledger.text.lexicon import lexicon
-from ledger.text.measures import is_measure, measure_word, unit_size
+from ledger.text.measures import BY, is_measure, measure_word, unit_size
 from ledger.text.numbers import (
     APPROX,
     BUSINESS,
@@ -344,7 +344,6 @@ def _baseline_pattern() -> re.Pattern[str]:
 _RATE_BASE = re.compile(r"\bper\s+$", re.IGNORECASE)
 _COORDINATED = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|and/or\s+|to\s+)")
 _DASH = re.compile(r"\s*[-–—]\s*")  # "10–14 days"; but "won 3–2 against" is a score, not a count of two
-_BY = re.compile(r"\s*(?:by|x|×)\s*", re.IGNORECASE)  # "6 by 4 feet", "3 x 4 m": both sides are measures
 _SHARED_KINDS = ("money", "percent", "duration", "count")
 _UNIT_AFTER = re.compile(r"\s+(?:or|to)\s+", re.IGNORECASE)  # "a day or two": the number is in the unit before it
 
@@ -359,7 +358,7 @@ def shared_units(text: str, found: list[Quantity]) -> list[Quantity]:
             continue
         gap, united = text[q.end:nxt.start], nxt.unit or nxt.kind == "percent"
         joined = (_COORDINATED.fullmatch(gap) or (united and _DASH.fullmatch(gap))
-                  or (_BY.fullmatch(gap) and unit_size(measure_word(nxt.text))))
+                  or (BY.fullmatch(gap) and unit_size(measure_word(nxt.text))))
         if joined and text[nxt.start:nxt.start + 1].isdigit():
             out[n] = replace(q, kind=nxt.kind, value=q.number * (nxt.value / nxt.number), unit=nxt.unit,
                              context=nxt.context, per=nxt.per)

@@ -762,11 +762,11 @@ def _negations(text: str) -> list[tuple[str, tuple[str, ...], frozenset[str], in
         if _fronted(cleaned, m.start()):  # "If you cannot attend, a friend may …": the "if" clause ends at its comma
             after = after.split(",", 1)[0]
         scope = key_terms(after)[:2 if cue.startswith(rules.short_scope) else 4]
-        if adjective:
-            scope = key_terms(_CLAUSE_END.split(cleaned[max(0, m.start() - 60):m.start()])[-1])[-4:][::-1] + scope
-        elif ends_clause:  # (its own subject only: "report which areas were not checked" denies no reporting)
-            subject = _SUBJECT_START.split(_CLAUSE_END.split(cleaned[max(0, m.start() - 60):m.start()])[-1])[-1]
-            scope = key_terms(subject)[-4:][::-1] + scope
+        if adjective or ends_clause:
+            before = _CLAUSE_END.split(cleaned[max(0, m.start() - 60):m.start()])[-1]
+            if ends_clause:  # (its own subject only: "report which areas were not checked" denies no reporting)
+                before = _SUBJECT_START.split(before)[-1]
+            scope = key_terms(before)[-4:][::-1] + scope
         if cue.startswith("non-"):
             scope = (stem(cue[4:]), *scope)
         listed = _LIST.match(after)
@@ -837,16 +837,18 @@ def _condition_opener() -> re.Pattern[str]:
     return re.compile(rf"\b(?:{phrase_pattern(lexicon().words('conditions', 'opening_conditions'))})\b", re.IGNORECASE)
 
 
-def has_condition(text: str) -> bool:
-    """Whether a text states a condition ("if", "when", "unless" …: `conditions.toml` `opening_conditions`). Pure."""
-    return bool(_condition_opener().search(text))
-
-
 def condition_terms(text: str, denied: bool = False) -> frozenset[str]:
     """The key terms of a text's conditions: from each opener ("if", "as long as" …) to the end of its phrase
     ("If you do not pay the fee, …": pay, fee); with `denied`, of those with a negation only. Pure."""
     phrases = (_PHRASE_BREAK.split(text[m.end():], maxsplit=1)[0] for m in _condition_opener().finditer(text))
     return frozenset(t for phrase in phrases if not denied or negation_cues(phrase) for t in key_terms(phrase))
+
+
+def conditions_opposed(one: str, other: str) -> bool:
+    """Whether one text negates a condition the other states on the same thing ("If you do not pay the fee" / "If you
+    pay the fee"): the negation is then an opposite statement, not one that asserts nothing. Pure."""
+    return bool(condition_terms(one, denied=True) & condition_terms(other)
+                or condition_terms(other, denied=True) & condition_terms(one))
 
 
 def in_condition(text: str, at: int) -> bool:
