@@ -154,8 +154,9 @@ def _norm(text: str) -> str:
 
 
 def content_stems(text: str) -> set[str]:
-    """Porter stems of the non-stopword words of a text."""
-    bases = (w.split("'")[0] for w in _WORD.findall(text.lower().replace("’", "'")))
+    """Porter stems of the non-stopword words of a text. A word in "n't" is an auxiliary denied ("doesn't"):
+    function words both."""
+    bases = (w.split("'")[0] for w in _WORD.findall(text.lower().replace("’", "'")) if not w.endswith("n't"))
     stopwords = _words().stopwords
     return {_stem(b) for b in bases if b not in stopwords and len(b) > 1}
 

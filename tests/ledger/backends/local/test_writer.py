@@ -325,6 +325,9 @@ CORPUS = [*EVIDENCE, PASSWORDS, INCIDENTS, RETENTION, VENDORS, Q3_SUMMARY, Q3_PE
         ("Can the seven of us share one black bin?", {"share", "black", "bin"}),  # a figure in words is no topic
         ("Do we have to cut the hedge ourselves?", {"cut", "hedg"}),  # object and reflexive pronouns are no topic
         ("Can I buy a garden shed for him?", {"buy", "garden", "shed"}),
+        # a preposition of a limit or an absence, and an auxiliary denied, are function words
+        ("Can my dog stay overnight without a vaccination card?", {"dog", "stay", "overnight", "vaccin", "card"}),
+        ("Who do I call if the boiler doesn't restart?", {"call", "boiler", "restart"}),
     ],
 )
 def test_focus_words_leave_out_modifiers_light_verbs_and_time_frames(question: str, focus: set[str]) -> None:
