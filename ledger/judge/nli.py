@@ -129,6 +129,16 @@ def combine(local: SupportCheck, probs: Mapping[str, float], thresholds: NliThre
     return replace(local, reason=f"{local.reason} ({said})")
 
 
+def added_at_end(claim: str, quote: str) -> tuple[str, ...]:
+    """The content words the claim ends in that the quote lacks (`ledger.text.terms.unstated_tail`), after the last
+    claim figure the quote states: a stated figure is said as a word the quote has is ("let the school know by
+    midday on the Saturday before" of "notice must reach us by 12:00 on the Saturday before" adds nothing at its
+    end). Pure."""
+    stated = compare_quantities(extract_quantities(claim), extract_quantities(quote)).matched
+    end = max((m.claim.end for m in stated if m.evidence is not None), default=0)
+    return unstated_tail(claim[end:], quote)
+
+
 def figures_reworded(claim: str, quote: str) -> bool:
     """Whether a figure of the claim that the quote states is written otherwise there ("every six months" for "twice
     a year", "12 months" for "one year"): a reading the model cannot make. Pure."""
@@ -312,7 +322,7 @@ class CrossEncoderSupportChecker:
             claim = pairs[i][0]  # (figures are read again only where they count)
             reworded = local[i].rule == "full_figures" and figures_reworded(claim, local[i].quote)
             otherwise = reworded and figures_stated_otherwise(claim, local[i].quote)
-            out[i] = combine(local[i], p, self.thresholds, reworded, unstated_tail(claim, local[i].quote),
+            out[i] = combine(local[i], p, self.thresholds, reworded, added_at_end(claim, local[i].quote),
                              otherwise, is_row_sentence(local[i].quote),
                              (signed := signed_change(claim, local[i].quote)) is not None and signed[0],
                              same_direction(claim, local[i].quote),

@@ -39,6 +39,7 @@ from ledger.text.terms import (
     coverage,
     crossed_names,
     crossed_slots,
+    denial_restated,
     dropped_condition,
     exception_restated,
     find_swaps,
@@ -55,7 +56,6 @@ from ledger.text.terms import (
     qualified_role,
     restriction_restated,
     stem,
-    unchanged_restated,
 )
 
 _PRIORITY: dict[Support, int] = {"full": 3, "contradicted": 2, "partial": 1, "none": 0}
@@ -367,9 +367,9 @@ def features(
     if claim_negated != quote_negated and (exception_restated(polar_quote, claim) if claim_negated
                                            else exception_restated(claim, polar_quote)):
         claim_negated = quote_negated  # "unless it is listed" is "one not listed": one exception
-    if claim_negated != quote_negated and (unchanged_restated(claim, polar_quote) if claim_negated
-                                           else unchanged_restated(polar_quote, claim)):
-        claim_negated = quote_negated = True  # "no change to the charge" is "it stays the same": both deny a change
+    if claim_negated != quote_negated and (denial_restated(claim, polar_quote) if claim_negated
+                                           else denial_restated(polar_quote, claim)):
+        claim_negated = quote_negated = True  # "no change to the charge" is "it stays the same": one denial
     if claim_negated != quote_negated and _none_is_zero(*((claim, polar_quote) if claim_negated else (polar_quote,
                                                                                                       claim))):
         claim_negated = quote_negated  # "No swans were counted" is "Swans counted: 0"

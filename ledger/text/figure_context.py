@@ -61,6 +61,7 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
     """Give each figure the key terms that describe it, and join ranges ("$100.01 to $2,000")."""
     text = _WRAPPED.sub(" ", text)  # same length: offsets still hold
     out: list[Quantity] = []
+    listed = _listed_lines(text, found)
     for line_start, line in _lines(text):
         qs = [q for q in found if line_start <= q.start < line_start + len(line)]
         if not qs:
@@ -93,6 +94,7 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
             if len(pieces) > 1 or not described:
                 shared = frozenset()
             labelled = before.rstrip(" *_+−–-").endswith(":")  # (a signed value: "Change: -125 kWh")
+            labelled = labelled or (line_start in listed and n + 1 == len(qs))  # "Up to 4 hours £5.40"
             # A field ("Start date: 2025-09-15 Owner: ...") is described by its label alone.
             # (its label, not the headings or skipped text a quote puts before it: "Entry charges … Adults: £6" is the
             # adults' charge, not the children's)
@@ -187,6 +189,26 @@ def _degree_terms() -> frozenset[str]:
     """The key terms of words that grade a figure ("a little", "slightly", "well"), from the lexicon's figures.toml:
     they describe no subject."""
     return frozenset(t for w in lexicon().words("figures", "degree_words") for t in key_terms(w))
+
+
+LISTED_RUN = 3  # lines in a run that make a list of figures by label
+
+
+def _listed_lines(text: str, found: list[Quantity]) -> frozenset[int]:
+    """Where the lines of a plain-text list of figures by label start: a run of at least `LISTED_RUN` short lines,
+    each ending in a figure after words of its own ("Up to 2 hours £3.20", "Up to 4 hours £5.40", "Lost ticket
+    £9.80"). Each line's last figure is labelled by the words before it, as a table row's cell is by its header."""
+    rows: list[list[int]] = [[]]
+    for start, line in _lines(text):
+        body = line.strip()
+        qs = [q for q in found if start <= q.start < start + len(line)]
+        label = text[start:qs[-1].start].strip() if qs else ""
+        if (qs and text[qs[-1].end:start + len(line)].strip(" .\n") == "" and any(c.isalpha() for c in label)
+                and len(body.split()) <= 10 and not label.endswith(":")):
+            rows[-1].append(start)
+        elif rows[-1]:
+            rows.append([])
+    return frozenset(start for run in rows if len(run) >= LISTED_RUN for start in run)
 
 
 def _lines(text: str) -> list[tuple[int, str]]:

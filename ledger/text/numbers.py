@@ -384,7 +384,8 @@ _SPAN_BEFORE_NEXT = frozenset({"for", "within", "over", "during", "throughout"})
 def article_number_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | None:
     """One, or a part of one, of a duration unit written without digits, and the index of the unit.
 
-    "within a year" and "a week's notice" are one; "half an hour" and "a quarter of an hour" are parts of one.
+    "within a year" and "a week's notice" are one; "half an hour", "a quarter of an hour" and "three-quarters of an
+    hour" are parts of one.
     After a figure "a" is "per" ("10 days a year"), which `frequency_at` reads.
     """
 
@@ -394,9 +395,10 @@ def article_number_at(tokens: Sequence[Token], i: int) -> tuple[float, int] | No
     first = word(i)
     if first == "half" and word(i + 1) in ("a", "an") and unit_word(word(i + 2)):
         return 0.5, i + 2
-    if first in ("a", "one") and word(i + 1) in ("quarter", "half") and word(i + 2) == "of" and word(i + 3) in (
-            "a", "an") and unit_word(word(i + 4)):
-        return (0.25 if word(i + 1) == "quarter" else 0.5), i + 4
+    share = fraction_at(tokens, i)  # "a quarter of an hour", "three-quarters of an hour"
+    if share is not None and word(share[1]) == "of" and word(share[1] + 1) in ("a", "an") and unit_word(
+            word(share[1] + 2)):
+        return share[0] / 100, share[1] + 2
     previous = word(i - 1)
     if (first == "the" and word(i + 1) in ("next", "following") and unit_word(word(i + 2))
             and previous in _SPAN_BEFORE_NEXT):

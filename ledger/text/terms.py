@@ -70,14 +70,16 @@ class _Rules:
     phrase_re: re.Pattern[str]
     canonical: Mapping[str, str]
     contrasts: tuple[frozenset[str], ...]
+    converses: frozenset[frozenset[str]]  # contrasts.toml `converses`, as compared: {"buy", "sell"}
     up: frozenset[str]  # contrasts.toml directions_up, as compared (canonical stems): "increase", "higher"
     down: frozenset[str]  # ... directions_down: "decrease", "lower"
     cessation: frozenset[str]  # "stopped" (offering): negates its gerund alone ("quit farming and opened a shop")
     prefixes: tuple[str, ...]  # negative prefixes ("un", "dis"): "unguarded" denies "guarded"
     age_markers: frozenset[str]  # "old" after "year": part of an age
     exception: re.Pattern[str]  # negation.toml `restricting`: "unless", "except", ...
-    changing: frozenset[str]  # negation.toml `changing`, stems: "chang", "rise", ...
-    unchanged: re.Pattern[str]  # negation.toml `unchanged`: "stays the same", "unchanged", ...
+    # negation.toml: what a denial of each group of words (stems: "chang", "rise", ...) says in plain words ("stays
+    # the same", "unchanged", ...): `changing`/`unchanged`, `added`/`usual`, `paying`/`free`
+    restated: tuple[tuple[frozenset[str], re.Pattern[str]], ...]
     universal: re.Pattern[str]  # conditions.toml `universal`: "always", "however many", "any", ...
     concessive: re.Pattern[str]  # conditions.toml `concessive` at the end of a text: "even" (if)
     condition: re.Pattern[str]  # conditions.toml `restricting`: "only if", "whichever comes first", ...
@@ -93,6 +95,7 @@ def _rules() -> _Rules:
         *(lex.words("numbers", n) for n in ("units", "tens", "scales", "times")),
         *(lex.words("figures", n) for n in ("units", "unit_modifiers", "currencies", "markers")),
         lex.words("calendar", "months"), lex.words("calendar", "weekdays"),
+        lex.table("numbers", "times_of_day"),  # "noon", "midnight": a time, as "12:00" is
     )
     cues, predicate = lex.words("negation", "cues"), lex.words("negation", "predicate")
     short_scope = lex.words("negation", "short_scope")
@@ -115,13 +118,16 @@ def _rules() -> _Rules:
         phrase_re=re.compile(rf"\b(?:{phrase_pattern(phrases)})\b", re.IGNORECASE),
         canonical=canonical,
         contrasts=tuple(frozenset(stem(w) for w in s) for s in lex.groups("contrasts", "sets")),
+        converses=frozenset(frozenset(stem(canonical.get(w, w)) for w in s) for s in lex.groups("contrasts",
+                                                                                                  "converses")),
         up=frozenset(stem(canonical.get(w, w)) for w in lex.words("contrasts", "directions_up")),
         down=frozenset(stem(canonical.get(w, w)) for w in lex.words("contrasts", "directions_down")),
         prefixes=tuple(sorted(lex.words("negation", "prefixes"), key=len, reverse=True)),
         age_markers=lex.word_set("figures", "age_markers"),
         exception=_words_re(lex.words("negation", "restricting")),
-        changing=frozenset(" ".join(stem(w) for w in p.split()) for p in lex.words("negation", "changing")),
-        unchanged=_words_re(lex.words("negation", "unchanged")),
+        restated=tuple((frozenset(" ".join(stem(w) for w in p.split()) for p in lex.words("negation", denied)),
+                        _words_re(lex.words("negation", plain)))
+                       for denied, plain in (("changing", "unchanged"), ("added", "usual"), ("paying", "free"))),
         universal=_words_re(lex.words("conditions", "universal")),
         condition=_words_re(lex.words("conditions", "restricting")),
         concessive=re.compile(rf"\b(?:{phrase_pattern(lex.words('conditions', 'concessive'))})\s*$", re.IGNORECASE),
@@ -170,7 +176,7 @@ def _canonical_tokens(text: str) -> tuple[tuple[str, str], ...]:
         return " " + token + " "
 
     out = []
-    for m in _WORD_RE.finditer(rules.phrase_re.sub(join, text)):
+    for m in _WORD_RE.finditer(rules.phrase_re.sub(join, text.replace("’", "'"))):  # (a curly apostrophe too)
         surface = m.group(0)
         word = surface.lower().strip("'")
         if word.endswith("'s"):
@@ -179,12 +185,19 @@ def _canonical_tokens(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+_CLITIC = re.compile(r"'(?:ll|re|ve|d|m)$")  # a verb joined to the word before it
+
+
 @lru_cache(maxsize=16384)
 def _key_tokens(text: str) -> tuple[tuple[str, str], ...]:
     """(stem, surface) of the content words of `text`, in order and repeated as written."""
     rules, tokens, previous = _rules(), [], ""
     for word, surface in _canonical_tokens(text.replace("_", " ")):
-        lower = surface.lower()
+        lower = surface.lower().replace("’", "'")
+        if lower.endswith("n't"):
+            continue  # an auxiliary denied ("doesn't", "won't"): a function word and a negation, no topic
+        if (clitic := _CLITIC.search(lower)) is not None:  # "you'll" is "you", "we've" "we"
+            lower, word = lower[:clitic.start()], stem(lower[:clitic.start()])
         after_unit, previous = previous in rules.figure_words, lower
         if lower in rules.figure_words or lower in rules.negation_words or lower[0].isdigit() or len(lower) < 2:
             continue
@@ -337,6 +350,12 @@ def _one_letter_apart(x: str, y: str) -> bool:
     return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
+def _passive(text: str, word: str) -> bool:
+    """Whether `word` is a past participle of the passive voice in `text` ("are sold", "can be bought")."""
+    return re.search(rf"\b(?:is|are|was|were|be|been|being)\s+(?:\w+ly\s+)?{re.escape(word)}\b", text,
+                     re.IGNORECASE) is not None
+
+
 def find_swaps(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
     """(claim term, quote term) pairs where the quote names another alternative or entity in the claim's place.
 
@@ -351,7 +370,8 @@ def find_swaps(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
     swaps: list[tuple[str, str]] = []
     for contrast in _rules().contrasts:
         ours, theirs = (claim_set & contrast) - quote_set, (quote_set & contrast) - claim_set
-        if ours and theirs:
+        if ours and theirs and not (contrast in _rules().converses and (
+                _passive(claim, surfaces[min(ours)]) or _passive(quote, surfaces[min(theirs)]))):
             swaps.append((surfaces[min(ours)], surfaces[min(theirs)]))
     taken = {w for pair in swaps for w in key_terms(" ".join(pair))}
     claim_runs, quote_runs = _entity_runs(claim), _entity_runs(quote)
@@ -620,15 +640,23 @@ def exception_restated(plain: str, negated: str) -> bool:
     return len(scopes) == 1 and bool(scopes[0][2] & condition)
 
 
-def unchanged_restated(negated: str, plain: str) -> bool:
-    """Whether `negated` denies a change ("There is no change to the standing charge", "will not rise") that `plain`
-    states as a value kept ("the standing charge will stay the same at 32.67p"): one statement, not opposite ones
-    (the lexicon's `changing` and `unchanged`). Not "will not change" against "will change". Pure."""
-    rules = _rules()
-    if rules.unchanged.search(plain) is None:
-        return False
-    return any(heads & rules.changing or " ".join(scope[:2]) in rules.changing
-               for _, scope, heads in negation_scopes(negated))
+# a word denied just before it: "is not free", "isn't really free"
+_DENIED_BEFORE = re.compile(r"(?:\b(?:not|no|never)|n['’]t)\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def denial_restated(negated: str, plain: str) -> bool:
+    """Whether `negated` denies what `plain` states in other words: a change denied ("There is no change to the
+    standing charge", "will not rise") is a value kept ("the standing charge will stay the same at 32.67p"), an extra
+    amount denied ("no extra charge for Saturday lessons") the usual one ("charged at the normal rate"), paying denied
+    ("without paying") a thing free ("free of charge"): one statement, not opposite ones (the lexicon's `changing` and
+    `unchanged`, `added` and `usual`, `paying` and `free`, each in `negation.toml`). Not "will not change" against
+    "will change", nor against a plain side that denies its own words ("is not free"). Pure."""
+    scopes = negation_scopes(negated)
+    for denied, stated in _rules().restated:
+        said = [m for m in stated.finditer(plain) if not _DENIED_BEFORE.search(plain, 0, m.start())]
+        if said and any(heads & denied or " ".join(scope[:2]) in denied for _, scope, heads in scopes):
+            return True
+    return False
 
 
 def dropped_condition(claim: str, quote: str) -> tuple[str, str] | None:

@@ -23,6 +23,7 @@ from ledger.judge.nli import (
     UNSTATED_ENTAILMENT,
     CrossEncoderSupportChecker,
     NliThresholds,
+    added_at_end,
     combine,
     figure_missing,
     figures_reworded,
@@ -352,6 +353,14 @@ def test_a_claim_that_adds_words_at_its_end_is_not_supported_unless_the_model_re
     assert combine(full, {**unsure, "entailment": 0.45}, added=added).support == "full"  # the model reads it implied
     assert combine(local("partial"), unsure, added=added).support == "none"
     assert combine(local("full", "verbatim"), unsure, added=added).support == "full"  # the document says it
+
+
+def test_words_before_a_figure_the_quote_states_are_no_addition_at_the_end() -> None:
+    quote = "Entries must reach the office by 12:00 on the Friday before the show."
+    assert added_at_end("You have to tell the organisers by noon on the Friday before.", quote) == ()
+    # words after the last stated figure are still the claim's own ending
+    assert added_at_end("Tell the organisers by noon on the Friday before, because judges travel far.", quote) == (
+        "because", "judges", "travel", "far")
 
 
 @dataclass

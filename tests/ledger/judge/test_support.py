@@ -185,6 +185,26 @@ def test_a_change_denied_is_a_value_kept(claim: str, quote: str, flipped: bool) 
 @pytest.mark.parametrize(
     ("claim", "quote", "flipped"),
     [
+        # an extra amount denied is the usual amount, and paying denied is a thing free: one statement
+        ("Bank holiday bookings are charged at the standard price.",
+         "Evening bookings cost £6 more. There is no extra charge for bank holiday bookings.", False),
+        ("Visitors can look round the gallery twice without paying.",
+         "A season pass costs £30; you pay for it at the desk. Visitors may look round the gallery twice free of "
+         "charge.", False),
+        ("Carers do not pay for entry.", "Entry for carers is complimentary.", False),
+        # ... not an extra denied against an extra stated
+        ("There is no extra charge for bank holiday bookings.", "Bank holiday bookings cost £6 extra.", True),
+    ],
+)
+def test_an_extra_or_a_payment_denied_is_the_usual_price_or_a_free_thing(claim: str, quote: str,
+                                                                          flipped: bool) -> None:
+    f = features(claim, quote, 0.8)
+    assert (f.claim_negated != f.quote_negated) is flipped
+
+
+@pytest.mark.parametrize(
+    ("claim", "quote", "flipped"),
+    [
         # "no …" is the zero the quote counts, in the claim's column
         ("No otters were seen in March 2026.", "Otters (March 2025: 41; March 2026: 0).", False),
         ("No otters were seen in March 2026.", "Otters (March 2025: 0; March 2026: 57).", True),
@@ -249,6 +269,25 @@ def test_a_year_that_frames_the_claim_or_names_the_document() -> None:
 )
 def test_a_limit_and_a_negation_both_turned_round_state_the_same_rule(claim: str, quote: str, support: str) -> None:
     assert decide_support(features(claim, quote, 0.75))[0] == support
+
+
+def test_a_pronoun_with_a_verb_joined_to_it_is_no_word_a_figure_is_about() -> None:
+    """"you'll get £15 off" is about what is off, as "get £10 off" is: the two amounts are rivals."""
+    support, reason = decide_support(features("If you renew your membership before the end of March, you'll get £15 "
+                                              "off.", "Members who renew before the end of March get £10 off the "
+                                              "annual fee.", 0.7))
+    assert support == "contradicted" and "£10" in reason
+
+
+def test_a_figure_of_another_line_of_a_plain_text_price_list_contradicts() -> None:
+    """A .txt price list, one "label figure" a line: the figure beside the claim's label is the claim's rival."""
+    quote = "Up to 1 hour £2.00\nUp to 3 hours £4.50\nUp to 6 hours £6.00\nLost ticket £12.00"
+    support, reason = decide_support(features("Parking for up to three hours costs £6.00.", quote, 0.6))
+    assert support == "contradicted" and "£4.50" in reason
+    assert decide_support(features("Parking for up to six hours costs £6.00.", quote, 0.6))[0] != "contradicted"
+    # two such lines are no list: the figure may be of something else
+    assert decide_support(features("Parking for up to three hours costs £6.00.",
+                                   "Up to 3 hours £4.50\nUp to 6 hours £6.00", 0.6))[0] != "contradicted"
 
 
 def test_a_claim_that_drops_the_quote_s_condition_is_contradicted() -> None:

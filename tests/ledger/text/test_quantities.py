@@ -83,6 +83,8 @@ def statuses(claim: str, evidence: str) -> list[str]:
         ("the fee works out at £30 a month", "the annual fee is £360"),
         ("rent of £1,200 a month", "rent of £1,200 per calendar month"),
         ("the test may be retaken on two occasions", "the test can be retaken twice"),  # a count of times
+        ("the talk lasts three-quarters of an hour", "a 45-minute talk"),  # a part of a unit, in words
+        ("a break of a quarter of an hour", "a 15-minute break"),
     ],
 )
 def test_same_figure_written_differently_matches(claim: str, evidence: str) -> None:

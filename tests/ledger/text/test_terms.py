@@ -56,6 +56,10 @@ from ledger.text.terms import (
         ("The drug makes it work less strongly.", "The drug makes it work more strongly.", (("less", "more"),)),
         ("Sales grew in the larger stores.", "Sales grew in the larger stores and the smaller ones.", ()),  # both named
         ("Reviews happen yearly.", "Reviews happen once a year.", ()),  # one canonical term
+        # one event from either side: what is sold is bought, unless both sides name it actively
+        ("You can buy a day pass at reception.", "Day passes are sold at reception.", ()),
+        ("Spare keys can be bought from the office.", "The office sells spare keys.", ()),
+        ("The office buys spare keys.", "The office sells spare keys.", (("buys", "sells"),)),
         # Other names the quote only mentions, not in the claim's name's place, swap nothing.
         ("Orla Quist is a fictional glass sculptor.", "She is a Tallowmere, a fictional glass sculptor.", ()),
         ("Harrow Vale Films distributed the picture.",
@@ -95,6 +99,11 @@ def test_phrases_are_one_term_and_figure_words_none() -> None:
     assert term_stem("failed") == term_stem("fails") == key_terms("fails")[0]
     # a phrase of function words names a change, not what a figure after it is about
     assert key_terms("88% of pupils passed, up from 71% in 2022") == ("pupil", "pass")
+    # a doubled last consonant is one word's in all its forms ("added" is no "ad"), and a time of day is a figure
+    assert key_terms("A fee is added; we add a fee") == ("fee", "add")
+    assert key_terms("by midday or noon, not midnight") == ()
+    # a verb joined to a pronoun, or an auxiliary denied, names no topic, with either apostrophe
+    assert key_terms("You'll pay less; we’ve checked; it doesn’t apply") == ("pay", "check", "appli")
 
 
 @pytest.mark.parametrize(
