@@ -113,7 +113,7 @@ _KINDS_WANTED = (
     (re.compile(r"\bhow\s+much\b", re.I), frozenset({"money", "percent", "number", "count", "measure", "duration",
                                                        "frequency"})),
     (re.compile(r"\bwhat\s+(?:percentage|percent|share|proportion)\b", re.I), frozenset({"percent", "number"})),
-    (re.compile(r"^\s*when\b|\bwhat\s+(?:date|day|time)\b", re.I), DEADLINE_KINDS),
+    (re.compile(r"^\s*when\b|\bwhat\s+(?:date|day|time)\b|\bdeadline\b", re.I), DEADLINE_KINDS),
     # "What deposit amount …", "What is the fee …": money (or a share of something), not a deadline.
     (re.compile(r"^\s*(?:what|which)\b.*\b(?:amount|fee|fees|cost|costs|price|budget|salary|spend|spending)\b", re.I),
      frozenset({"money", "percent", "number", "count"})),

@@ -179,6 +179,16 @@ def _stems_of(text: str) -> frozenset[str]:
     return frozenset(content_stems(text))
 
 
+_LAST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+def _refers_back(sentence: str) -> bool:
+    """Whether a sentence opens with a subject pronoun that stands for something before it ("It must be ordered by
+    …", "They are free"; stopwords.toml `referring_subjects`)."""
+    first = sentence.split(" ", 1)[0]
+    return first[:1].isupper() and first.lower() in lexicon().word_set("stopwords", "referring_subjects")
+
+
 @lru_cache(maxsize=1024)
 def _continues(word: str) -> bool:
     """Whether a sentence opening with this word may go on from the field before it, with no subject of its own:
@@ -272,6 +282,10 @@ def _chunk_units(chunk: Chunk) -> list[Unit]:
                 # a field after a sentence of its line is that sentence's: "2. Fix the alarm. Owner: Dev Rao.", and
                 # one after a field is of the same thing: "Venue: The Quayside Ground. Attendance: 2,416."
                 field_lead = _ITEM_MARK.sub("", before)
+            elif before and _refers_back(clean):
+                # a sentence whose subject is a pronoun is about what the sentence before it names: "A hot lunch can
+                # be ordered for £3.80 a day. It must be ordered by 12:00 on the Friday before the week."
+                field_lead = _LAST_SENTENCE.split(_ITEM_MARK.sub("", before))[-1]
             if not is_item:
                 lead = ""  # a paragraph ends the list its lead-in introduced
             elif lead:  # every item finishes its lead-in's sentence: "We will not pay for: theft from an empty home"

@@ -891,6 +891,17 @@ def test_a_field_whose_label_names_the_question_is_relevant_however_its_value_em
     assert "2001" in answer.text and "41 farms" in answer.text
 
 
+def test_a_sentence_whose_subject_is_a_pronoun_is_about_what_the_sentence_before_names(embedder) -> None:  # type: ignore[no-untyped-def]
+    terms = make_chunk("# Summer club terms\n\n## Meals\n\n- A packed tea can be booked for £2.50 a day. It must be "
+                       "booked by 17:00 on the Thursday before.\n- Please bring a named water bottle.",
+                       "Summer club terms", None, "s", 1, 0)
+    units = {u.text: u for u in evidence_units([terms])}
+    lead = units["It must be booked by 17:00 on the Thursday before."].lead
+    assert lead == "A packed tea can be booked for £2.50 a day."
+    answer = answer_to(embedder, "What's the deadline for booking a packed tea?", [terms])  # a time, not the price
+    assert answer.answered and "17:00" in answer.text and "£2.50" not in answer.text
+
+
 def test_a_code_s_later_sentences_are_about_its_code(embedder) -> None:  # type: ignore[no-untyped-def]
     manual = make_chunk("# DRYMASTER 7 – USER GUIDE\n\n## Fault codes\n\nF1 - Water tank full. Empty the tank and "
                         "press Start.\nF3 - Filter blocked. Rinse the filter under a cold tap.\nF5 - Door open. "
