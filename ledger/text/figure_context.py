@@ -33,6 +33,7 @@ _SINCE = re.compile(r"[ \t]+(?:after|before|since|from)[ \t]+(?:the[ \t]+)?([\w-
                     re.IGNORECASE)  # what a duration is counted from: "52 minutes after impact began"
 _NAMES_COLUMN = re.compile(r"[ \t]*:[ \t]")  # right after a figure in a row: the figure is in its column's name
 _PATH_MARK = re.compile(r"\s[…›]\s")  # between a quote's headings, and where a quote skips text
+_RATIO = re.compile(r"\s*(?:to|for\s+every|for\s+each|per|in\s+every|:)\s*", re.IGNORECASE)  # "1 adult to 8"
 _PART_OF = re.compile(r"\s*(?:out\s+)?of(?:\s+the|\s+its|\s+their)?\s*", re.IGNORECASE)  # "12 of the 40 schools"
 _AMOUNTS = ("count", "number")
 _COORDINATED = re.compile(r"\s*(?:,\s*)?(?:and|or|but)\b", re.IGNORECASE)  # "… and from 8am to 11am"
@@ -68,6 +69,7 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
             continue
         cursor, shared = line_start, frozenset[str]()
         earlier: list[Quantity] = []  # the figures of the sentence so far, as described
+        own_after: dict[int, frozenset[str]] = {}  # the words after each of those, its own (by id)
         opening = frozenset[str]()  # the words before the sentence's first figure
         parallel: list[Quantity] | None = None  # those of its first part, once a part joined by "and"/"or" begins
         # a table row's sentence: its fields are the row's ("Autumn (Deadline: …)"); a quote's headings and skipped
@@ -118,9 +120,18 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                     # a part joined by "and"/"or" with no words of its own repeats the first part's: "Breakfast is
                     # served in the Garden Room from 7am to 10am on weekdays and from 8am to 11am at weekends",
                     # "rises to 27 days after 5 years' continuous service and to 29 days after 10 years": each figure
-                    # is about what the first part's figure of its kind is about
-                    terms |= next((e.about for e in reversed(parallel) if (e.kind, e.unit) == (q.kind, q.unit)),
-                                  frozenset())
+                    # is about what the first part's figure of its kind is about, within its limit when it has one
+                    # ("no later than 28 days before departure for UK holidays and 42 days before … for European")
+                    # (but not the words the first part's figure has after it, when this one has others of its own:
+                    # "1 adult to 8 children in Mini Explorers and 1 adult to 12 children in Main Camp")
+                    first = next((e for e in reversed(parallel) if (e.kind, e.unit) == (q.kind, q.unit)), None)
+                    if first is not None:
+                        rest = _CLAUSE_BREAK.split(_SENTENCE_END.split(text[q.end:line_start + len(line)])[0])[0]
+                        mine, theirs = frozenset(key_terms(rest)), own_after.get(id(first), frozenset())
+                        terms |= first.about - theirs if mine and not mine & theirs else first.about
+                        q = q if q.bound or q.ranged or first.ranged else replace(q, bound=first.bound)
+            if terms & _total_terms() and earlier:  # "… £323.35 a year for wastewater, a total of £600.80": the sum
+                terms |= frozenset().union(*(e.about for e in earlier if e.kind == q.kind))  # of what they are about
             if not terms and described:
                 terms = described[-1].about  # "Northern region $3.1 million 42%": the share inherits the row label
             if not terms:  # nothing near: the whole line
@@ -141,15 +152,23 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
             described.append(replace(q, about=terms, labelled=labelled, row=row if in_row else frozenset(),
                                      since=frozenset(key_terms(since.group(1))) if since else frozenset()))
             earlier.append(described[-1])
+            own_after[id(described[-1])] = frozenset(key_terms(text[q.end:after_end]))
             cursor = after_end
         for n in range(len(described) - 1):
             q, nxt = described[n], described[n + 1]  # (as described so far: "by" passes what a side is about on)
             gap = text[q.end:nxt.start]
             if nxt.kind == q.kind and _RANGE_GAP.fullmatch(gap) and (gap.strip() != "and" or "between" in
-                                                                      text[max(0, q.start - 9):q.start].lower()):
+                                                                      text[max(0, q.start - 9):q.start].lower()) \
+                    and not (q.context and nxt.context and not q.context & nxt.context):  # ("1 adult to 8 children":
+                # a ratio of two things counted, no range)
                 union = q.about | nxt.about
                 described[n] = replace(q, upper=nxt.value, about=union, ranged=True)
                 described[n + 1] = replace(nxt, about=union, ranged=True)
+            elif (q.kind == nxt.kind == "count" and q.context and nxt.context and not q.context & nxt.context
+                  and _RATIO.fullmatch(gap)):
+                # the two sides of a ratio ("one adult for every twelve children in Mini Explorers") are of one thing
+                union = q.about | nxt.about
+                described[n], described[n + 1] = replace(q, about=union), replace(nxt, about=union)
             elif is_measure(nxt) and BY.fullmatch(gap) and is_measure(q):
                 # the other side of "up to 3.0 metres by 2.4 metres" is of the same thing, within the same limit
                 described[n + 1] = replace(nxt, about=nxt.about | q.about, bound=nxt.bound or q.bound)
@@ -182,6 +201,13 @@ _CLAUSE_NUMBER = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?|[a-z]\)|\([a-z0-9]+\))\s+"
 @cache
 def _opening_conditions() -> tuple[str, ...]:
     return tuple(lexicon().words("conditions", "opening_conditions"))
+
+
+@cache
+def _total_terms() -> frozenset[str]:
+    """The key terms of words that make a figure the sum of others ("a total of", "altogether"; figures.toml
+    `totals`)."""
+    return frozenset(t for w in lexicon().words("figures", "totals") for t in key_terms(w))
 
 
 @cache

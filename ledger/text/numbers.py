@@ -67,8 +67,8 @@ DATE_RE = re.compile(
     # ("Mon–Sat", "Mon to Fri"): "sat", "wed" and "sun" are words too
     r"|(?P<wda>\b" + _SHORT_DAY + r"\b\.?(?=\s+\d{1,2}\b|\s?[-\u2013\u2014]\s?" + _SHORT_DAY + r"\b|\s+to\s+"
     + _SHORT_DAY + r"\b)|(?:" + _AFTER_SHORT_DAY + r")" + _SHORT_DAY + r"\b\.?)"
-    # A month on its own only when capitalised, and never "May" (the modal verb starts sentences too).
-    r"|(?P<mon>\b(?-i:January|February|March|April|June|July|August|September|October|November|December)\b)",
+    # A month on its own only when capitalised ("May" only where it is no verb: `_may_is_the_month`).
+    r"|(?P<mon>\b(?-i:January|February|March|April|May|June|July|August|September|October|November|December)\b)",
     re.IGNORECASE,
 )
 # A code of letters and digits ("C4", "A321neo", "CO2", "PM2.5") is one word: its digits count nothing.
@@ -89,6 +89,21 @@ APPROX = {"about", "around", "approximately", "roughly", "nearly", "almost", "so
 _AFTER_BOUND = re.compile(r"\bor\s+(?P<min>more|longer|above|over|older)|\band\s+(?P<min_and>over|above|older)"
                           r"|\bor\s+(?P<max>less|fewer|shorter|below|under|younger)|\band\s+(?P<max_and>under|younger)",
                           re.IGNORECASE)  # "10 or more days", "aged 65 and over"
+
+
+_SPAN_TO_MONTH = re.compile(r"\s*(?:to|until|till|and|through|[-\u2013])\s*(?-i:January|February|March|April|June|"
+                            r"July|August|September|October|November|December)\b", re.IGNORECASE)
+
+
+def _may_is_the_month(text: str, start: int, end: int) -> bool:
+    """Whether a capitalised "May" is the month: after a preposition and before no name ("from May", "in May", not
+    "by May Lin"; stopwords.toml `prepositions`), or before the other end of a span ("May to September"). The modal
+    verb starts sentences too ("May we ask?")."""
+    if _SPAN_TO_MONTH.match(text, end):
+        return True
+    before = re.findall(r"[A-Za-z]+", text[max(0, start - 20):start])
+    return (bool(before) and before[-1].lower() in lexicon().word_set("stopwords", "prepositions")
+            and not re.match(r"\s+[A-Z]", text[end:]))
 
 
 def bound_at(text: str, start: int, end: int) -> Bound:
@@ -191,6 +206,8 @@ def date_parts(m: re.Match[str]) -> tuple[str, DateParts] | None:
         short = g["wda"].lower()[:3]
         return "weekday", (None, None, None, next(i for i, day in enumerate(WEEKDAYS) if day.startswith(short)))
     if g["mon"]:
+        if g["mon"] == "May" and not _may_is_the_month(m.string, m.start(), m.end()):
+            return None  # "May we ask?": the modal verb
         mon = month(g["mon"])
         return "date", (None, quarter(mon), mon, None)
     return None

@@ -448,8 +448,12 @@ def _classify(
     # ("Ward 4: 12", a table cell under the column "Ward 4", is no 4:12: a clock's colon has no space around it)
     clock = (nxt == ":" and j + 1 < len(tokens) and tokens[j + 1][0].isdecimal()
              and tokens[i][2] == tokens[j][1] and tokens[j][2] == tokens[j + 1][1])
-    if nxt in ("am", "pm", "a", "p") or clock:
-        minutes = value * 60
+    # ("9.30am", "at 9.30": the British clock's dot, its two digits minutes)
+    dotted = _DOTTED_CLOCK.fullmatch(tokens[i][0]) if j == i + 1 else None
+    if dotted and not (nxt in ("am", "pm", "a", "p") or clock) and (prev := tokens[i - 1][0].lower() if i else ""):
+        dotted = dotted if prev == "at" else None  # "at 9.30" is a time; a bare "9.30" may be any decimal
+    if nxt in ("am", "pm", "a", "p") or clock or dotted:
+        minutes = value * 60 if not dotted else float(int(dotted.group(1)) * 60 + int(dotted.group(2)))
         if clock:
             minutes += float(tokens[j + 1][0])
             j += 2
@@ -461,7 +465,7 @@ def _classify(
             end += len(marker.group(0))
             while j < len(tokens) and tokens[j][1] < end:
                 j += 1
-        if marker or clock:
+        if marker or clock or dotted:
             return _make("time", minutes, text, start, end), j
     if _code_suffix(tokens, i):  # "SEV-1", "COVID-19", "LVL-58213": the digits finish a code's name
         return _make("number", value, text, tokens[i - 2][1], tokens[j - 1][2], context=frozenset({stem(prev2)}),
@@ -553,6 +557,9 @@ def _make(kind: Kind, value: float, text: str, start: int, end: int, **fields: o
     approx = bool(fields.pop("approx", False)) or (bool(words_before) and words_before[-1] in APPROX)
     return Quantity(kind, value, text=text[start:end], start=start, end=end, bound=bound_at(text, start, end),
                     approx=approx, **fields)  # type: ignore[arg-type]
+
+
+_DOTTED_CLOCK = re.compile(r"([01]?\d|2[0-3])\.([0-5]\d)")  # "9.30", "17.45"
 
 
 @cache

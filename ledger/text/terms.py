@@ -81,6 +81,8 @@ class _Rules:
     # the same", "unchanged", ...): `changing`/`unchanged`, `added`/`usual`, `paying`/`free`
     restated: tuple[tuple[frozenset[str], re.Pattern[str]], ...]
     universal: re.Pattern[str]  # conditions.toml `universal`: "always", "however many", "any", ...
+    alike: Mapping[str, frozenset[str]]  # conditions.toml `universal_alike`: each word of a group, and its group
+    whatever_after: re.Pattern[str]  # conditions.toml `any_as_whatever_after`, ending a text: "before", "plus"
     concessive: re.Pattern[str]  # conditions.toml `concessive` at the end of a text: "even" (if)
     condition: re.Pattern[str]  # conditions.toml `restricting`: "only if", "whichever comes first", ...
     every: re.Pattern[str]  # conditions.toml `every`: "every", "all", "each"
@@ -129,6 +131,9 @@ def _rules() -> _Rules:
                         _words_re(lex.words("negation", plain)))
                        for denied, plain in (("changing", "unchanged"), ("added", "usual"), ("paying", "free"))),
         universal=_words_re(lex.words("conditions", "universal")),
+        alike={w: frozenset(group) for group in lex.groups("conditions", "universal_alike") for w in group},
+        whatever_after=re.compile(rf"\b(?:{phrase_pattern(lex.words('conditions', 'any_as_whatever_after'))})\s+$",
+                                  re.IGNORECASE),
         condition=_words_re(lex.words("conditions", "restricting")),
         concessive=re.compile(rf"\b(?:{phrase_pattern(lex.words('conditions', 'concessive'))})\s*$", re.IGNORECASE),
         every=_words_re(lex.words("conditions", "every")),
@@ -350,6 +355,12 @@ def _one_letter_apart(x: str, y: str) -> bool:
     return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
+def _after_unit(tokens: tuple[tuple[str, str], ...], word: str) -> bool:
+    """Whether `word` (a canonical stem) follows a unit wherever the tokens have it: "ten weeks before you leave" is a
+    lead time, which "after the balance due date" is no rival of (two words in two roles)."""
+    return any(w == word and n and tokens[n - 1][1].lower() in _rules().figure_words for n, (w, _) in enumerate(tokens))
+
+
 def _passive(text: str, word: str) -> bool:
     """Whether `word` is a past participle of the passive voice in `text` ("are sold", "can be bought")."""
     return re.search(rf"\b(?:is|are|was|were|be|been|being)\s+(?:\w+ly\s+)?{re.escape(word)}\b", text,
@@ -371,7 +382,8 @@ def find_swaps(claim: str, quote: str) -> tuple[tuple[str, str], ...]:
     for contrast in _rules().contrasts:
         ours, theirs = (claim_set & contrast) - quote_set, (quote_set & contrast) - claim_set
         if ours and theirs and not (contrast in _rules().converses and (
-                _passive(claim, surfaces[min(ours)]) or _passive(quote, surfaces[min(theirs)]))):
+                _passive(claim, surfaces[min(ours)]) or _passive(quote, surfaces[min(theirs)]))) and (
+                _after_unit(claim_tokens, min(ours)) == _after_unit(quote_tokens, min(theirs))):
             swaps.append((surfaces[min(ours)], surfaces[min(theirs)]))
     taken = {w for pair in swaps for w in key_terms(" ".join(pair))}
     claim_runs, quote_runs = _entity_runs(claim), _entity_runs(quote)
@@ -683,13 +695,16 @@ def dropped_condition(claim: str, quote: str) -> tuple[str, str] | None:
 
 def holds_in_every_case(claim: str, quote: str) -> str | None:
     """The claim's word for "in every case" ("always", "however many", "any"; the lexicon's `conditions.toml`
-    `universal`) when the quote does not use it too ("always ... unless": the quote's own statement), else None.
-    Pure."""
+    `universal`) when the quote does not use it, or one of its group, too ("always ... unless": the quote's own
+    statement; `universal_alike`), else None. An "any" after "before" or "plus" names whatever there is ("before any
+    third-party fees": `any_as_whatever_after`), not every case. Pure."""
     rules = _rules()
     said = {" ".join(m.group(0).lower().split()) for m in rules.universal.finditer(quote)}
+    said |= {w for phrase in said for w in rules.alike.get(phrase, ())}  # "whatever" says what "regardless" says
     for m in rules.universal.finditer(claim):  # "at any time on any day": each of them, as the quote's are read
         if (" ".join(m.group(0).lower().split()) not in said and not _denied_any(claim, m)
-                and not _RESTRICTED.match(claim, m.end())):
+                and not _RESTRICTED.match(claim, m.end())
+                and not (m.group(0).lower() == "any" and rules.whatever_after.search(claim, 0, m.start()))):
             return m.group(0)
     return None
 

@@ -279,6 +279,13 @@ def test_a_pronoun_with_a_verb_joined_to_it_is_no_word_a_figure_is_about() -> No
     assert support == "contradicted" and "£10" in reason
 
 
+def test_a_limit_the_quote_sets_is_not_dropped_by_a_claim_that_says_the_quotes_whatever_in_other_words() -> None:
+    """"regardless of the tide gauge" says what "whatever the tide gauge shows" says: the claim drops no limit."""
+    f = features("Drawing 2 m, a boat must not enter at low water, regardless of the tide gauge.",
+                 "Boats drawing more than 1.5 metres must not enter at low water, whatever the tide gauge shows.", 0.8)
+    assert f.dropped_condition is None and decide_support(f)[0] != "contradicted"
+
+
 def test_a_figure_of_another_line_of_a_plain_text_price_list_contradicts() -> None:
     """A .txt price list, one "label figure" a line: the figure beside the claim's label is the claim's rival."""
     quote = "Up to 1 hour £2.00\nUp to 3 hours £4.50\nUp to 6 hours £6.00\nLost ticket £12.00"

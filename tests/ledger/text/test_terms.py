@@ -60,6 +60,11 @@ from ledger.text.terms import (
         ("You can buy a day pass at reception.", "Day passes are sold at reception.", ()),
         ("Spare keys can be bought from the office.", "The office sells spare keys.", ()),
         ("The office buys spare keys.", "The office sells spare keys.", (("buys", "sells"),)),
+        # a lead time ("two weeks before") and a point in time ("after the start date") are two roles
+        ("Rent is paid two weeks before the month starts.", "If you move in after the start date, rent is paid on "
+         "arrival.", ()),
+        ("The balance is due ten weeks before you leave.", "The balance is due ten weeks after you leave.",
+         (("before", "after"),)),
         # Other names the quote only mentions, not in the claim's name's place, swap nothing.
         ("Orla Quist is a fictional glass sculptor.", "She is a Tallowmere, a fictional glass sculptor.", ()),
         ("Harrow Vale Films distributed the picture.",
@@ -242,6 +247,9 @@ def test_a_deputy_is_another_role(claim: str, quote: str, expected: tuple[str, s
          ("at any time", "only after")),
         ("You pay for each dose, so you won't be charged for any dose you do not have.",
          "You pay for each dose when it is given.", None),
+        # "before any", "plus any": whatever there is of it, not every case
+        ("A full service costs £90, before any parts it needs.",
+         "A full service costs £90 for bikes bought from us, when booked online.", None),
         # "anyone who ..." is those who do it, no claim about every case
         ("Anyone who misses three classes is barred for a week.",
          "If you cannot attend, cancel 2 hours ahead. Members who miss three classes are barred for a week.", None),
