@@ -120,7 +120,7 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                     # a part joined by "and"/"or" with no words of its own repeats the first part's: "Breakfast is
                     # served in the Garden Room from 7am to 10am on weekdays and from 8am to 11am at weekends",
                     # "rises to 27 days after 5 years' continuous service and to 29 days after 10 years": each figure
-                    # is about what the first part's figure of its kind is about, within its limit when it has one
+                    # is about what the first part's figure of its kind is about, above its lower limit when it has one
                     # ("no later than 28 days before departure for UK holidays and 42 days before … for European")
                     # (but not the words the first part's figure has after it, when this one has others of its own:
                     # "1 adult to 8 children in Mini Explorers and 1 adult to 12 children in Main Camp")
@@ -129,7 +129,9 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                         rest = _CLAUSE_BREAK.split(_SENTENCE_END.split(text[q.end:line_start + len(line)])[0])[0]
                         mine, theirs = frozenset(key_terms(rest)), own_after.get(id(first), frozenset())
                         terms |= first.about - theirs if mine and not mine & theirs else first.about
-                        q = q if q.bound or q.ranged or first.ranged else replace(q, bound=first.bound)
+                        # (a lower limit only: "up to" may be a change's "goes up to 27 days … and to 29 days")
+                        if first.bound == "min" and not (q.bound or q.ranged or first.ranged):
+                            q = replace(q, bound="min")
             if terms & _total_terms() and earlier:  # "… £323.35 a year for wastewater, a total of £600.80": the sum
                 terms |= frozenset().union(*(e.about for e in earlier if e.kind == q.kind))  # of what they are about
             if not terms and described:
