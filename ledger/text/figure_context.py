@@ -102,7 +102,7 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
             # adults' charge, not the children's)
             terms = frozenset(key_terms(_PATH_MARK.split(before)[-1] if labelled
                                         else before + " " + text[q.end:after_end])) | q.context
-            terms -= _degree_terms()  # "a little under three hours" says how far under, not of what
+            terms -= _figure_word_terms("degree_words")  # "a little under three hours" says how far under, not of what
             if not described or len(pieces) > 1:
                 # "The ticket price is $40 per seat for the evening show and $25 per seat for the matinee":
                 # when the first figure is described after it, the words before it are the subject of all of them.
@@ -132,8 +132,9 @@ def describe_figures(text: str, found: list[Quantity]) -> list[Quantity]:
                         # (a lower limit only: "up to" may be a change's "goes up to 27 days … and to 29 days")
                         if first.bound == "min" and not (q.bound or q.ranged or first.ranged):
                             q = replace(q, bound="min")
-            if terms & _total_terms() and earlier:  # "… £323.35 a year for wastewater, a total of £600.80": the sum
-                terms |= frozenset().union(*(e.about for e in earlier if e.kind == q.kind))  # of what they are about
+            if terms & _figure_word_terms("totals") and earlier:  # "… £323.35 a year for wastewater, a total of
+                # £600.80": the sum of what they are about
+                terms |= frozenset().union(*(e.about for e in earlier if e.kind == q.kind))
             if not terms and described:
                 terms = described[-1].about  # "Northern region $3.1 million 42%": the share inherits the row label
             if not terms:  # nothing near: the whole line
@@ -206,17 +207,10 @@ def _opening_conditions() -> tuple[str, ...]:
 
 
 @cache
-def _total_terms() -> frozenset[str]:
-    """The key terms of words that make a figure the sum of others ("a total of", "altogether"; figures.toml
-    `totals`)."""
-    return frozenset(t for w in lexicon().words("figures", "totals") for t in key_terms(w))
-
-
-@cache
-def _degree_terms() -> frozenset[str]:
-    """The key terms of words that grade a figure ("a little", "slightly", "well"), from the lexicon's figures.toml:
-    they describe no subject."""
-    return frozenset(t for w in lexicon().words("figures", "degree_words") for t in key_terms(w))
+def _figure_word_terms(name: str) -> frozenset[str]:
+    """The key terms of a figures.toml list: `degree_words` grade a figure ("a little", "slightly", "well": they
+    describe no subject), `totals` make it the sum of the figures before it ("a total of", "altogether")."""
+    return frozenset(t for w in lexicon().words("figures", name) for t in key_terms(w))
 
 
 LISTED_RUN = 3  # lines in a run that make a list of figures by label
